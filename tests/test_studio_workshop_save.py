@@ -241,7 +241,7 @@ def test_a_run_keeps_the_hardest_solutions_as_burrtools_stores_them() -> None:
     solution at once (its ``keep`` hardest), holding no more than those."""
     from excover.burr import disassemble_all
     from excover.burr.stored import solved_puzzle
-    from excover.studio.workshop import Hardest
+    from excover.studio.saving import Hardest
 
     puzzle = parse_xmpuzzle((DATA / "burrtools" / "rotations.xmpuzzle").read_bytes())
     results = dict(enumerate(disassemble_all(puzzle, 0)))

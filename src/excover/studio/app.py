@@ -120,7 +120,7 @@ from excover.studio.design import Design, DesignError
 from excover.studio.design_search import SEARCH_TASK, SearchRequest
 from excover.studio.design_search import work as search_work
 from excover.studio.disassembly import BURR_GRIDS, Bounds, disassemble_cells
-from excover.studio.imports import import_design
+from excover.studio.imports import MAX_IMPORTS_WAITING, import_design
 from excover.studio.jobs import Job
 from excover.studio.limits import Limits
 from excover.studio.listing import Listing
@@ -160,8 +160,6 @@ PENDING_SECONDS = 60.0
 #: The most lists of solutions of finished runs kept for the page (the oldest goes first;
 #: those of runs not yet reported are all kept).
 MAX_LISTINGS = 8
-#: Imports run one at a time; at most this many more wait for their turn.
-MAX_IMPORTS_WAITING = 4
 #: The most disassemblies made at once (each in a child of its own).
 MAX_DISASSEMBLING = 2
 #: The most BurrTools puzzles the server keeps for the page (the oldest opened goes

@@ -483,7 +483,7 @@ def _assemble(
     what = "assembling and taking apart" if take_apart else "assembling"
     news.send({"type": "solving", "what": what, "placements": None, "note": why_not})
     counts = {"found": 0, "solved": 0, "stuck": 0, "unknown": 0}
-    from excover.studio.workshop import Hardest, saved
+    from excover.studio.saving import Hardest, saved
 
     hardest = Hardest()  # the solutions the file saved stores
     batch: list[Event] = []

@@ -24,10 +24,13 @@ from excover.studio.child import Child, Outbox, answer
 from excover.studio.design import Design
 from excover.studio.limits import Limits
 
-__all__ = ["ImportFailed", "import_design", "imported"]
+__all__ = ["MAX_IMPORTS_WAITING", "ImportFailed", "import_design", "imported"]
 
 Event = dict[str, Any]
 
+#: Imports (and the burr workshop's edits, made as imports are) run one at a time; at
+#: most this many more wait for their turn.
+MAX_IMPORTS_WAITING = 4
 #: The most characters of an unexpected error's text that a message quotes.
 _QUOTED = 200
 

@@ -19,16 +19,15 @@ had (BurrTools' counts, its stored solutions and their separations, piece groups
 colour constraints); any other problem is a new, unsolved one (colour constraints and a
 maximum of holes kept).
 
-**Saving** (:func:`saved`): the puzzle as kept, gzip-compressed as BurrTools writes; an
-assemble run that took each assembly apart makes the file of its puzzle with the
-problem solved (:func:`excover.burr.stored.solved_puzzle`: BurrTools' counts, the
-hardest :data:`KEEP` solutions stored with their separations), which the page saves
-instead.
+**Saving** (:mod:`excover.studio.saving`): the puzzle as kept, gzip-compressed as
+BurrTools writes; an assemble run that took each assembly apart makes the file of its
+puzzle with the problem solved (BurrTools' counts, the hardest 100 solutions stored with
+their separations), which the page saves instead. :func:`design_puzzle` makes a
+BurrTools puzzle of the design on the page (squares or cubes).
 """
 
 from __future__ import annotations
 
-import gzip
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -37,25 +36,21 @@ from excover.studio.burrtools import STORED_SHARE, _failure, summary
 from excover.studio.child import Child, Outbox, answer
 from excover.studio.imports import ImportFailed
 from excover.studio.limits import Limits
+from excover.studio.saving import gzipped
 
 if TYPE_CHECKING:
-    from excover.burr import Disassembly
     from excover.formats.burrtools import Part, Problem, Puzzle, Shape
     from excover.studio.design import Design
 
 __all__ = [
     "DESIGN_GRIDS",
-    "KEEP",
     "MAX_EDITED_SHAPES",
     "MAX_PROBLEMS",
     "MAX_SIDE",
     "MAX_VOLUME",
-    "Hardest",
     "design_puzzle",
     "edited_puzzle",
     "make_puzzle",
-    "saved",
-    "xmpuzzle_name",
 ]
 
 Event = dict[str, Any]
@@ -69,8 +64,6 @@ MAX_VOLUME = 32_768
 #: The most pieces (parts) of a problem, and the most copies of one.
 MAX_PARTS = 256
 MAX_COPIES = 1_000
-#: The solutions stored in a saved file, the hardest (BurrTools' "Limit", 100).
-KEEP = 100
 #: The states of a voxel in BurrTools' files.
 _STATES = frozenset("#+_")
 
@@ -216,12 +209,6 @@ def edited_puzzle(base: Puzzle | None, edits: object) -> Puzzle:
     return Puzzle(tuple(shapes), made_problems, grid)
 
 
-def gzipped(data: bytes) -> bytes:
-    """An ``.xmpuzzle`` file's bytes as BurrTools writes them: gzip-compressed (a plain
-    XML file compressed, a compressed one as it is)."""
-    return data if data.startswith(b"\x1f\x8b") else gzip.compress(data, 9, mtime=0)
-
-
 def _made(
     base: bytes | None, name: str, edits: dict[str, Any], seconds: float, news: Outbox
 ) -> None:
@@ -262,66 +249,6 @@ async def make_puzzle(
         raise ImportFailed(event.get("message", "the edit failed"))
     shown: Event = event["puzzle"]
     return event["data"], shown
-
-
-def xmpuzzle_name(name: str) -> str:
-    """The name a saved file is offered under: the puzzle's, ending in ``.xmpuzzle``."""
-    stem = name.rsplit(".", 1)[0] if name.lower().endswith((".xmpuzzle", ".xml")) else name
-    return f"{stem or 'puzzle'}.xmpuzzle"
-
-
-class Hardest:
-    """The hardest :data:`KEEP` solutions of an assemble run, kept as they are found (a
-    run of many solutions holds no more), and how many there are: BurrTools' order
-    (:meth:`~excover.burr.Disassembly.sort_key`; of equals, the one found later)."""
-
-    def __init__(self, keep: int = KEEP) -> None:
-        self.keep = keep
-        self.count = 0
-        self._heap: list[tuple[tuple[int, ...], int, int, Disassembly]] = []
-
-    def add(self, index: int, result: Disassembly) -> None:
-        """Solution ``result`` (the assembly numbered ``index`` from 0)."""
-        import heapq
-
-        entry = (tuple(result.sort_key()), index, self.count, result)
-        self.count += 1
-        if len(self._heap) < self.keep:
-            heapq.heappush(self._heap, entry)
-        elif entry[:2] > self._heap[0][:2]:
-            heapq.heapreplace(self._heap, entry)
-
-    def solutions(self) -> list[tuple[int, int, Disassembly]]:
-        """The solutions kept, the easiest first: ``(assembly index, solution number,
-        disassembly)``, as BurrTools stores them."""
-        return [(index, number, result) for _, index, number, result in sorted(self._heap)]
-
-
-def saved(puzzle: Puzzle, problem: int, hardest: Hardest, found: int, complete: bool) -> bytes:
-    """The file of ``puzzle`` with ``problem`` solved by an assemble run, as BurrTools
-    saves a problem it solved (:func:`excover.burr.stored.solved_puzzle` does the same
-    from every solution): ``found`` assemblies (all of them when ``complete``, else
-    BurrTools' state of an interrupted search), ``hardest.count`` solutions, the hardest
-    stored with their separations; gzip-compressed as BurrTools writes."""
-    from excover.burr.stored import stored_solution
-    from excover.formats.burrtools import format_xmpuzzle
-
-    stored = tuple(
-        stored_solution(puzzle, problem, result, index, number)
-        for index, number, result in hardest.solutions()
-    )
-    spec = replace(
-        puzzle.problems[problem],
-        state=2 if complete else 1,
-        assemblies=found,
-        solutions=hardest.count,
-        time=0,
-        stored=stored,
-    )
-    problems = list(puzzle.problems)
-    problems[problem] = spec
-    solved = replace(puzzle, problems=tuple(problems))
-    return gzipped(format_xmpuzzle(solved).encode("utf-8"))
 
 
 #: The studio's grids whose designs become BurrTools puzzles, and how BurrTools moves

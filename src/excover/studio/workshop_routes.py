@@ -25,8 +25,10 @@ from starlette.routing import Route
 
 from excover.studio.burrtools import file_name
 from excover.studio.design import Design
+from excover.studio.imports import MAX_IMPORTS_WAITING
+from excover.studio.saving import gzipped, xmpuzzle_name
 from excover.studio.web import error_response, read_json, while_connected
-from excover.studio.workshop import design_puzzle, gzipped, make_puzzle, xmpuzzle_name
+from excover.studio.workshop import design_puzzle, make_puzzle
 
 if TYPE_CHECKING:
     from excover.studio.app import Studio
@@ -65,8 +67,6 @@ async def edit_puzzle(studio: Studio, request: Request) -> Response:
         if kept is None:
             return error_response(404, "no such puzzle (any more): open the file again")
         data, name = kept.data, kept.name
-    from excover.studio.app import MAX_IMPORTS_WAITING  # edits wait as imports do
-
     if studio.importers > MAX_IMPORTS_WAITING:
         return error_response(429, "too many imports at once: wait for one to end")
     turn = studio.import_turn()
