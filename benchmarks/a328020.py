@@ -33,31 +33,12 @@ dissections being A172477's published term or ``--dissections``).
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-#: The symmetries other than the identity, in the order ``frontier`` counts them (the
-#: cheap ones first; the half turn's frontier is the whole width of the square).
-OTHERS = ("Rot90", "Rot270", "Diag1Refl", "Diag2Refl", "VertRefl", "HorizRefl", "Rot180")
-
-#: The subgroups of the square's symmetries, each with its elements other than the
-#: identity: by Burnside's lemma the sum of its fixed counts, the identity's included, is
-#: a multiple of its order.
-SUBGROUPS = {
-    "the half turn": ("Rot180",),
-    "VertRefl": ("VertRefl",),
-    "HorizRefl": ("HorizRefl",),
-    "Diag1Refl": ("Diag1Refl",),
-    "Diag2Refl": ("Diag2Refl",),
-    "the rotations": ("Rot90", "Rot180", "Rot270"),
-    "both axes": ("Rot180", "VertRefl", "HorizRefl"),
-    "both diagonals": ("Rot180", "Diag1Refl", "Diag2Refl"),
-    "all eight": OTHERS,
-}
+from _burnside import OTHERS, checks, classes, count_into, load_ledger
 
 
 def dissections(n: int, folder: Path, every: float, max_bytes: int | None) -> int:
@@ -103,13 +84,6 @@ def fixed(n: int, folder: Path) -> None:
         )
 
 
-def _save(path: Path, ledger: dict[str, Any]) -> None:
-    """Write the ledger whole, then rename it over the old one (never half written)."""
-    spare = path.with_suffix(".tmp")
-    spare.write_text(json.dumps(ledger, indent=1, sort_keys=True) + "\n")
-    os.replace(spare, path)
-
-
 def frontier(
     n: int,
     folder: Path,
@@ -126,46 +100,22 @@ def frontier(
     from excover.tiling.symmetric_dissections import count_fixed_dissections
 
     path = folder / "frontier.json"
-    ledger: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
-    if ledger.get("n", n) != n:
-        sys.exit(f"{path} is a ledger of n = {ledger['n']}, not {n}")
-    ledger["n"] = n
-    fixed = ledger.setdefault("fixed", {})
+    ledger = load_ledger(path, n)
     for name in only or OTHERS:
-        if name in fixed:
-            print(f"{name}: {int(fixed[name]['count']):,} (in the ledger)", flush=True)
-            continue
-        started = time.process_time()
-        widest = 0
 
-        def tick(
-            done: int, ops: int, states: int, name: str = name, started: float = started
-        ) -> None:
-            nonlocal widest
-            widest = max(widest, states)
-            print(
-                f"{name} op {done}/{ops}: {states:,} states, {time.process_time() - started:.0f} s",
-                flush=True,
-            )
-
-        sittings = ledger.setdefault("sittings", {}).setdefault(name, [])
-        try:
-            found = count_fixed_dissections(
+        def count(tick: Callable[[int, int, int], None], checkpoint: Path, name: str = name) -> int:
+            return count_fixed_dissections(
                 n,
                 name,
                 n,
                 max_bytes=max_bytes,
                 tick=tick,
-                checkpoint=states_folder / f"fixed-{name}.states",
+                checkpoint=checkpoint,
                 checkpoint_every=every,
             )
-        finally:  # a stopped sitting's CPU time is kept too
-            sittings.append(round(time.process_time() - started, 1))
-            _save(path, ledger)
-        fixed[name] = {"count": str(found), "cpu": round(sum(sittings), 1), "widest": widest}
-        _save(path, ledger)
-        print(f"{name}: {found:,} ({sittings[-1]:.1f} s of CPU in this sitting)", flush=True)
-    if any(name not in fixed for name in OTHERS):
+
+        count_into(ledger, path, name, states_folder / f"fixed-{name}.states", count)
+    if any(name not in ledger["fixed"] for name in OTHERS):
         return
     if dissections is None:
         from excover.sequences.known import KNOWN
@@ -174,15 +124,9 @@ def frontier(
             print("the dissections are not published: give --dissections", flush=True)
             return
         dissections = KNOWN["A172477"][n - 1]
-    counts = {name: int(record["count"]) for name, record in fixed.items()}
-    for group, names in SUBGROUPS.items():
-        total = dissections + sum(counts[name] for name in names)
-        order = len(names) + 1
-        verdict = "divides" if total % order == 0 else "DOES NOT DIVIDE"
-        print(f"{group}: {total:,} / {order} {verdict}", flush=True)
-    total = dissections + sum(counts.values())
-    if total % 8 == 0:
-        print(f"A328020({n}) = {total // 8}")
+    counts = {name: int(record["count"]) for name, record in ledger["fixed"].items()}
+    if not checks(dissections, counts):
+        print(f"A328020({n}) = {classes(dissections, counts)}")
 
 
 def main() -> None:

@@ -43,10 +43,12 @@ from excover.tiling.cell_frontier import Program, count_partitions, quotient_pro
 from excover.tiling.grids import D4, D4_SUBGROUPS, Isometry
 
 __all__ = [
+    "FOLDABLE",
     "GROUPS",
     "SYMMETRIES",
     "count_fixed_dissections",
     "fixed_counts",
+    "folded_program",
     "square_program",
 ]
 
@@ -77,7 +79,9 @@ Domain = tuple[Callable[[int, int], bool], Callable[[Cell], tuple[int, ...]]]
 def _domain(name: str, n: int, twin: bool) -> Domain:
     """The fundamental domain of the group ``name`` on the n x n square and its sweep;
     ``twin`` picks another domain where there is one (Rot270's group is Rot90's: its
-    count on another quadrant checks the first)."""
+    count on another quadrant checks the first; the half turn's on the left half, swept
+    by columns, checks its count on the lower half, swept by rows; the whole square's by
+    rows with a step, a frontier of n + 1 cells, its count by rows)."""
     m, odd = n // 2, n % 2
 
     def rows(c: Cell) -> tuple[int, ...]:
@@ -92,8 +96,10 @@ def _domain(name: str, n: int, twin: bool) -> Domain:
     def from_the_far_corner(c: Cell) -> tuple[int, ...]:
         return (-c[0] - c[1], -c[0])
 
-    if name == "none":
+    if name == "none" and not twin:
         return (lambda x, y: True), rows
+    if name == "none":  # by rows with a step: the right half a row behind the left
+        return (lambda x, y: True), (lambda c: (c[1] + (2 * c[0] >= n), c[0]))
     if name == "vertical":
         return (lambda x, y: 2 * x <= n - 1), rows
     if name == "horizontal":
@@ -102,8 +108,10 @@ def _domain(name: str, n: int, twin: bool) -> Domain:
         return (lambda x, y: x <= y), diagonals
     if name == "diag2":  # (x, y) -> (n-1-y, n-1-x)
         return (lambda x, y: x + y <= n - 1), (lambda c: (c[1] - c[0], c[0]))
-    if name == "rot180":
+    if name == "rot180" and not twin:
         return (lambda x, y: 2 * y < n - 1 or (2 * y == n - 1 and 2 * x <= n - 1)), rows
+    if name == "rot180":  # the left half, swept by columns
+        return (lambda x, y: 2 * x < n - 1 or (2 * x == n - 1 and 2 * y <= n - 1)), columns
     if name == "rotations" and not twin:
         if odd:
             return (lambda x, y: (x <= m and y < m) or x == y == m), diagonals
@@ -152,7 +160,8 @@ def group_of(symmetry: str | Isometry) -> str:
 def square_program(n: int, symmetry: str | Isometry = "Id", *, twin: bool = False) -> Program:
     """The program of the quotient of the n x n square by the group of ``symmetry`` (see
     :func:`group_of`): its domain swept, its edges' voltages. ``twin`` picks another
-    domain for the quarter turns' group (a second route to the same count)."""
+    domain or sweep for the quarter turns' group, the half turn and the identity (a
+    second route to the same count)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise UsageError(f"n must be a positive integer, not {n!r}")
     name = group_of(symmetry)
@@ -192,6 +201,50 @@ def square_program(n: int, symmetry: str | Isometry = "Id", *, twin: bool = Fals
                 (a, s), (b, t) = where[(x, y)], where[(u, v)]
                 edges.append((a, b, table[negate[s]][t]))  # (a, 0) - (b, t - s)
     return quotient_program(domain, edges, table, stabilizers, n * n)
+
+
+#: The groups of mirrors whose lines run through cells on every n (the diagonals), or on
+#: odd n only (the axes): the square folds onto a domain of them.
+FOLDABLE: dict[str, bool] = {
+    "diag1": True,
+    "diag2": True,
+    "diagonals": True,
+    "vertical": False,
+    "horizontal": False,
+    "axes": False,
+}
+
+
+def folded_program(n: int, symmetry: str | Isometry) -> Program:
+    """The plain board the n x n square folds onto by the mirrors of ``symmetry``'s
+    group (a diagonal's, both diagonals', or on odd n an axis' or both axes'): its cells
+    are the domain's, joined as on the square, with no voltage. A composition of the
+    square that the mirrors fix is one of the folded board and back (folding onto the
+    domain keeps cells that touch touching, so each piece's part in the domain is
+    connected; unfolding a piece of the domain gives it with its images, which meet it
+    on the mirror lines only): the plain count of this board, with no size, is a second
+    route to the fixed compositions, with neither voltages nor holonomy. Sizes are not
+    kept (a piece on a mirror line is counted once, its image's cells not)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise UsageError(f"n must be a positive integer, not {n!r}")
+    name = group_of(symmetry)
+    if name not in FOLDABLE or (not FOLDABLE[name] and n % 2 == 0):
+        raise UsageError(
+            f"the square does not fold onto a domain of {name!r} for n = {n}: only mirrors"
+            " through cells (the diagonals; the axes of odd n) fold it"
+        )
+    inside, sweep = _domain(name, n, False)
+    cells = sorted(
+        ((x, y) for y in range(n) for x in range(n) if inside(x, y)), key=lambda c: sweep(c)
+    )
+    region = set(cells)
+    edges = [
+        ((x, y), (u, v), 0)
+        for (x, y) in cells
+        for (u, v) in ((x + 1, y), (x, y + 1))
+        if (u, v) in region
+    ]
+    return quotient_program(cells, edges, [[0]])
 
 
 def count_fixed_dissections(
