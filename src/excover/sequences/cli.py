@@ -86,7 +86,9 @@ def add_sequence_command(commands: Any) -> None:
         commands, "sequence", help="a term of an OEIS sequence", description=_DESCRIPTION
     )
     cmd.add_argument("sequence", metavar="ID", help="the sequence's A-number, such as A360498")
-    cmd.add_argument("n", metavar="N", type=common.positive_int, help="the index of the term")
+    cmd.add_argument(
+        "n", metavar="N", type=common.positive_int, help="the index of the term (a triangle's row)"
+    )
     cmd.add_argument(
         "k",
         metavar="K",
