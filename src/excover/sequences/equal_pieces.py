@@ -50,9 +50,18 @@ MAX_ROW = 10_000
 
 def divisors(n: int) -> tuple[int, ...]:
     """The divisors of n^2 in increasing order: the numbers of pieces of row n."""
-    square = n * n
-    small = [d for d in range(1, n + 1) if square % d == 0]
-    return tuple(sorted({*small, *(square // d for d in small)}))
+    found = [1]
+    m, p = n, 2
+    while m > 1:  # each prime p of n, to twice its power in n
+        if p * p > m:
+            p = m
+        power = 0
+        while m % p == 0:
+            m //= p
+            power += 2
+        found = [d * p**e for d in found for e in range(power + 1)]
+        p += 1
+    return tuple(sorted(found))
 
 
 def position(i: int) -> tuple[int, int]:
