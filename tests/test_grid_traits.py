@@ -24,7 +24,7 @@ they keep the rules (then drop the mark).
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -184,9 +184,10 @@ _BRICK_MAPS: dict[tuple[tuple[int, ...], ...], str] = {
 }
 
 
-def _brick(cell: object) -> list[tuple[float, float]]:
+def _brick(cell: object, dx: float = 0.0) -> list[tuple[float, float]]:
     x, y = (int(v) for v in cell)  # type: ignore[attr-defined]
-    return [(2.0 * x, y), (2.0 * x + 2, y), (2.0 * x + 2, y + 1), (2.0 * x, y + 1)]
+    left = 2.0 * x + dx
+    return [(left, y), (left + 2, y), (left + 2, y + 1), (left, y + 1)]
 
 
 def _brick_spot(cell: object) -> tuple[int, int]:
@@ -199,8 +200,11 @@ def _brick_corners(cell: object) -> list[tuple[int, ...]]:
     return [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
 
 
-def _brick_place(key: tuple[int, ...], size: float) -> np.ndarray:
-    return np.array([2.0 * key[0], float(key[1])]) * size
+def _brick_placer(size: float) -> Callable[[tuple[int, ...]], np.ndarray]:
+    def place(key: tuple[int, ...]) -> np.ndarray:
+        return np.array([2.0 * key[0], float(key[1])]) * size
+
+    return place
 
 
 def _make_brick() -> Grid:
@@ -210,7 +214,7 @@ def _make_brick() -> Grid:
         [(matrix, (0, 0)) for matrix in _BRICK_MAPS],
         lambda matrix, offset: _BRICK_MAPS[matrix],
         traits=GridTraits(
-            Outline(_brick, _brick_spot, corners=_brick_corners, place=_brick_place),
+            Outline(_brick, _brick_spot, corners=_brick_corners, placer=_brick_placer),
             mirrored=True,
             steps=((1, 0), (-1, 0), (0, 1), (0, -1)),
         ),

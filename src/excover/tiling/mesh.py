@@ -131,7 +131,7 @@ def meshed(grid: Grid) -> bool:
     """Whether the cells of ``grid`` are meshed: solids, or polygons whose corners the
     grid's outline names (extruded one cell high)."""
     outline = grid.traits.outline
-    return grid.solid or (outline.corners is not None and outline.place is not None)
+    return grid.solid or (outline.corners is not None and outline.placer is not None)
 
 
 def _grid(grid: Grid | str) -> Grid:

@@ -45,8 +45,8 @@ FloatArray = npt.NDArray[np.float64]
 class Outline:
     """How one grid's cells are drawn in the plane.
 
-    - ``polygon(cell)``: the cell's outline (y upward, one unit a square's side), on a
-      solid grid its footprint in its layer;
+    - ``polygon(cell, dx)``: the cell's outline (y upward, one unit a square's side), on
+      a solid grid its footprint in its layer, moved ``dx`` to the right (0 by default);
     - ``spot(cell)``: its column and row in ASCII art (on a solid grid, in its layer);
     - ``hole``: the character of a spot between cells in a drawing of cells (the blank
       of staggered hexagons, the ``.`` of triangles);
@@ -56,31 +56,29 @@ class Outline:
       width apart from x = 0 (the cube's, as combine draws its layers: the widest column
       and a gap), ``"extent"`` by the drawn extent of the footprints and a gap; None on a
       planar grid, whose cells are drawn where they are;
-    - ``corners(cell)`` and ``place(key, size)``: a planar cell's corners as integer keys
-      (two cells name a shared corner alike) and where a key is, for cells ``size``
-      across: the prism one cell high of :mod:`excover.tiling.surface` (None on solid
-      grids, whose solids are :class:`excover.tiling.geometry.Solid`).
+    - ``corners(cell)`` and ``placer(size)``: a planar cell's corners as integer keys
+      (two cells name a shared corner alike) and, for cells ``size`` across, the function
+      that says where a key is in the plane: the prism one cell high of
+      :mod:`excover.tiling.surface` (None on solid grids, whose solids are
+      :class:`excover.tiling.geometry.Solid`).
     """
 
-    polygon: Callable[[Sequence[int]], list[Point]]
+    polygon: Callable[..., list[Point]]
     spot: Callable[[Sequence[int]], tuple[int, int]]
     hole: str = "."
     alternating: bool = False
     layers: Literal["columns", "extent"] | None = None
     corners: Callable[[Sequence[int]], list[Key]] | None = None
-    place: Callable[[Key, float], FloatArray] | None = None
+    placer: Callable[[float], Callable[[Key], FloatArray]] | None = None
 
     def layer(self, cell: Sequence[int]) -> int:
         """The layer of a cell of a solid grid (its last coordinate)."""
         return int(cell[-1])
 
 
-def _square(x: float, y: float) -> list[Point]:
+def _square_polygon(cell: Sequence[int], dx: float = 0.0) -> list[Point]:
+    x, y = float(cell[0]) + dx, float(cell[1])
     return [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
-
-
-def _square_polygon(cell: Sequence[int]) -> list[Point]:
-    return _square(float(cell[0]), float(cell[1]))
 
 
 def _square_spot(cell: Sequence[int]) -> tuple[int, int]:
@@ -92,8 +90,11 @@ def _square_corners(cell: Sequence[int]) -> list[Key]:
     return [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
 
 
-def _square_place(key: Key, size: float) -> FloatArray:
-    return np.array(key, dtype=float) * size
+def _square_placer(size: float) -> Callable[[Key], FloatArray]:
+    def place(key: Key) -> FloatArray:
+        return np.array(key, dtype=float) * size
+
+    return place
 
 
 #: Corner k of a hexagon of circumradius 1, at 30 + 60 k degrees.
@@ -106,9 +107,10 @@ _HEX_CORNERS = [
 _HEX_STEPS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 
 
-def _hex_polygon(cell: Sequence[int]) -> list[Point]:
+def _hex_polygon(cell: Sequence[int], dx: float = 0.0) -> list[Point]:
     cx, cy = (HEX_BASIS @ np.array([cell[0], cell[1]], dtype=float)).tolist()
-    return [(cx + dx, cy + dy) for dx, dy in _HEX_CORNERS]
+    cx += dx
+    return [(cx + x, cy + y) for x, y in _HEX_CORNERS]
 
 
 def _hex_spot(cell: Sequence[int]) -> tuple[int, int]:
@@ -124,17 +126,25 @@ def _hex_corners(cell: Sequence[int]) -> list[Key]:
     ]
 
 
-def _hex_place(key: Key, size: float) -> FloatArray:
-    result: FloatArray = HEX_BASIS @ np.array(key, dtype=float) * (size / 3)
-    return result
+def _hex_placer(size: float) -> Callable[[Key], FloatArray]:
+    scale = size / 3
+
+    def place(key: Key) -> FloatArray:
+        result: FloatArray = HEX_BASIS @ np.array(key, dtype=float) * scale
+        return result
+
+    return place
 
 
-def _triangle_polygon(cell: Sequence[int]) -> list[Point]:
-    a, b, c = (int(v) for v in cell[:3])
-    return [
-        tuple((TRIANGLE_TO_PLANE @ np.array(v, dtype=float)).tolist())
-        for v in triangle_corners(a, b, c)
-    ]
+def _triangle_polygon(cell: Sequence[int], dx: float = 0.0) -> list[Point]:
+    a, b, c = cell[0], cell[1], cell[2]
+    if a + b + c == 1:
+        corners = ((a - 1, b, c), (a, b - 1, c), (a, b, c - 1))
+    else:
+        corners = ((a - 1, b - 1, c), (a - 1, b, c - 1), (a, b - 1, c - 1))
+    to_plane = TRIANGLE_TO_PLANE
+    points = [tuple((to_plane @ np.array(v, dtype=float)).tolist()) for v in corners]
+    return [(x + dx, y) for x, y in points] if dx else points
 
 
 def _triangle_spot3(cell: Sequence[int]) -> tuple[int, int]:
@@ -146,13 +156,14 @@ def _triangle_corners(cell: Sequence[int]) -> list[Key]:
     return list(triangle_corners(a, b, c))
 
 
-def _triangle_place(key: Key, size: float) -> FloatArray:
-    result: FloatArray = (TRIANGLE_TO_PLANE * (size / TRIANGLE_SIDE)) @ np.array(key, dtype=float)
-    return result
+def _triangle_placer(size: float) -> Callable[[Key], FloatArray]:
+    to_plane = TRIANGLE_TO_PLANE * (size / TRIANGLE_SIDE)
 
+    def place(key: Key) -> FloatArray:
+        result: FloatArray = to_plane @ np.array(key, dtype=float)
+        return result
 
-def _prism_polygon(cell: Sequence[int]) -> list[Point]:
-    return [(float(x), float(y)) for x, y in _triangle_polygon(cell)]
+    return place
 
 
 #: A ball's outline: a polygon of this many sides.
@@ -160,8 +171,8 @@ _BALL_SIDES = 24
 _BALL_RADIUS = math.sqrt(2) / 2  # balls touch along the layer's diagonals
 
 
-def _ball_polygon(cell: Sequence[int]) -> list[Point]:
-    x, y = int(cell[0]), int(cell[1])
+def _ball_polygon(cell: Sequence[int], dx: float = 0.0) -> list[Point]:
+    x, y = int(cell[0]) + dx, int(cell[1])
     return [
         (
             x + _BALL_RADIUS * math.cos(2 * math.pi * k / _BALL_SIDES),
@@ -172,21 +183,21 @@ def _ball_polygon(cell: Sequence[int]) -> list[Point]:
 
 
 #: The square grid's cells: unit squares.
-SQUARE = Outline(_square_polygon, _square_spot, corners=_square_corners, place=_square_place)
+SQUARE = Outline(_square_polygon, _square_spot, corners=_square_corners, placer=_square_placer)
 #: The hexagonal grid's pointy-top hexagons, staggered half a column a row in ASCII art.
-HEXAGON = Outline(_hex_polygon, _hex_spot, hole=" ", corners=_hex_corners, place=_hex_place)
+HEXAGON = Outline(_hex_polygon, _hex_spot, hole=" ", corners=_hex_corners, placer=_hex_placer)
 #: The triangular grid's triangles, of height 1.
 TRIANGLE = Outline(
     _triangle_polygon,
     _triangle_spot3,
     alternating=True,
     corners=_triangle_corners,
-    place=_triangle_place,
+    placer=_triangle_placer,
 )
 #: The cube's layers: squares, one board width apart.
 CUBE_LAYERS = Outline(_square_polygon, _square_spot, layers="columns")
 #: A prism's layer: its triangle.
-PRISM_TRIANGLE = Outline(_prism_polygon, _triangle_spot3, alternating=True, layers="extent")
+PRISM_TRIANGLE = Outline(_triangle_polygon, _triangle_spot3, alternating=True, layers="extent")
 #: A ball of the face-centred cubic packing: a circle around its centre in its layer.
 BALL = Outline(_ball_polygon, _square_spot, layers="extent")
 #: A cell of the rhombic or tetrahedra-octahedra grid: a square at its voxel.

@@ -55,13 +55,13 @@ def cell_polygons(grid: Grid, coords: Coords) -> list[list[Point]]:
     side (see the module's notes)."""
     outline = grid.traits.outline
     cells = coords.tolist()
-    flat = [outline.polygon(cell) for cell in cells]
     if outline.layers is None:
-        return flat
-    layers = [outline.layer(cell) for cell in cells]
+        return [outline.polygon(cell) for cell in cells]
     if outline.layers == "columns":
         width = int(coords[:, 0].max()) + 2 if len(coords) else 0
-        return [[(x + z * width, y) for x, y in cell] for cell, z in zip(flat, layers, strict=True)]
+        return [outline.polygon(cell, outline.layer(cell) * width) for cell in cells]
+    flat = [outline.polygon(cell) for cell in cells]
+    layers = [outline.layer(cell) for cell in cells]
     step = _panel_width(flat)
     low = min(layers, default=0)
     return [

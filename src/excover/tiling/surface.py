@@ -114,14 +114,11 @@ def _prisms(
     """The faces of the planar cells extruded one cell high: the corners of each cell's
     outline (:class:`~excover.tiling.outlines.Outline`) at the bottom and the top."""
     outline = grid.traits.outline
-    corners, place = outline.corners, outline.place
-    if corners is None or place is None:
+    corners, placer = outline.corners, outline.placer
+    if corners is None or placer is None:
         raise UsageError(f"the {grid.name} grid's cells are not drawn as prisms")
     polygons = [corners(cell) for cell in cells.tolist()]
-
-    def plane(key: Key) -> FloatArray:
-        assert place is not None
-        return place(key, size)
+    plane = placer(size)
 
     def position(key: Key) -> FloatArray:
         return np.array([*plane(key[:-1]), key[-1] * size])
