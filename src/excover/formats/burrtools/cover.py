@@ -87,6 +87,7 @@ from excover.formats.burrtools.model import (
     Puzzle,
     Shape,
 )
+from excover.formats.burrtools.placements import TRANSFORMATIONS
 from excover.permutations import Automorphism
 from excover.problem import Widening
 
@@ -231,8 +232,8 @@ def breaker(puzzle: Puzzle, number: int) -> int | None:
     times play no part, here as in the exact cover problem (BurrTools may pick one of
     them)."""
     problem = _check(puzzle, number)
-    if puzzle.grid not in (0, 1):
-        return None  # BurrTools disassembles on these grids only
+    if puzzle.grid not in TRANSFORMATIONS:
+        return None  # BurrTools disassembles on the grids whose placements it stores only
     grid = GRIDS[puzzle.grid]
     cells = _labelled(puzzle.shapes[problem.result], FILLED + VARIABLE)
     if not len(cells):
