@@ -156,11 +156,11 @@ def _drawing(text: str, source: str) -> list[tuple[int, int, int]]:
     return spots
 
 
-
 #: The base of the classes of patterns that are sets of cells: a new grid's class of
 #: patterns subclasses it, naming its grid (``grid = NEW``), and becomes the grid's
 #: :attr:`~excover.tiling.grids.Grid.pattern`.
 CellSet = _CellSet
+
 
 class HexPattern(_CellSet):
     """A finite set of hexagons ``(q, r)`` (axial coordinates, see the module doc)."""
