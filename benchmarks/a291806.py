@@ -9,15 +9,16 @@ A145835) up to the square's 8 symmetries, and those of them with a nontrivial sy
 (excover.tiling.symmetric_dissections: a frontier over the square's quotient by the
 symmetry's group, no size), the identity's (A145835(n)) and the Klein groups' (both
 axes, both diagonals) included, each saved to the ledger ``DIR/A291806-N/frontier.json``
-as it finishes and checkpointed while it runs (``fixed-NAME.states`` beside it, every
-``--every`` seconds and on a stop), so that a killed run resumes where it was. Second
-routes beside it, in the same ledger: the half turn counted again on another domain
-(the left half swept by columns, not the lower half by rows), the conjugate symmetries
-on other domains than their twins (Rot270, HorizRefl, Diag2Refl), and the mirrors whose
-lines run through cells (the diagonals; the axes of odd n) by folding the square onto a
-plain board (``folded_program``: no voltages, no holonomy). Then the checks (A145835(n)
-against its published term for n <= 10, every subgroup's Burnside sum, conjugates, the
-second routes, A291806's published terms for n <= 4) and the
+as it finishes and checkpointed while it runs (``N-fixed-NAME.states`` beside it, or in
+``--states FOLDER``, every ``--every`` seconds and on a stop), so that a killed run
+resumes where it was. Second routes beside it, in the same ledger: the identity by rows
+with a step (a frontier of n + 1 cells), the half turn on the left half swept by columns
+(not the lower half by rows), the Klein groups on the opposite quarter, the conjugate
+symmetries on other domains than their twins (Rot270, HorizRefl, Diag2Refl), and the
+mirrors whose lines run through cells (the diagonals; the axes of odd n) by folding the
+square onto a plain board (``folded_program``: no voltages, no holonomy). Then the
+checks (A145835(n) against its published term for n <= 10, every subgroup's Burnside
+sum, conjugates, the second routes, A291806's published terms for n <= 4) and the
 terms: A291806(n) the mean of the 8 fixed counts, A291807(n) that less the free classes
 (benchmarks/_burnside.py derives it by Möbius inversion over the subgroups of D4).
 
@@ -73,6 +74,8 @@ A291806 = (1, 5, 216, 212987)
 SECOND_ROUTES = (
     ("Id (staircase)", "Id", "twin"),
     ("Rot180 (left half)", "Rot180", "twin"),
+    ("axes (far quadrant)", "axes", "twin"),
+    ("diagonals (far quarter)", "diagonals", "twin"),
     ("Diag1Refl (folded)", "Diag1Refl", "folded"),
     ("diagonals (folded)", "diagonals", "folded"),
     ("VertRefl (folded)", "VertRefl", "folded"),
@@ -80,9 +83,12 @@ SECOND_ROUTES = (
 )
 
 
-def frontier(n: int, folder: Path, every: float, max_bytes: int | None) -> dict[str, Any]:
+def frontier(
+    n: int, folder: Path, states: Path | None, every: float, max_bytes: int | None
+) -> dict[str, Any]:
     """Every fixed count of n into the ledger, the second routes too, then the checks and
-    the terms (saved to the ledger's ``terms``)."""
+    the terms (saved to the ledger's ``terms``); the checkpoints in ``states`` (None: the
+    ledger's folder)."""
     from excover.tiling.cell_frontier import count_partitions
     from excover.tiling.symmetric_dissections import (
         FOLDABLE,
@@ -95,13 +101,14 @@ def frontier(n: int, folder: Path, every: float, max_bytes: int | None) -> dict[
     here.mkdir(parents=True, exist_ok=True)
     path = here / "frontier.json"
     ledger = load_ledger(path, n)
-    names = ("Id", *OTHERS, *KLEIN)
+    # the identity's count by rows, the longest, last (its second route just before it)
+    names = (*OTHERS, *KLEIN, "Id")
     routes: list[tuple[str, str, str]] = [(name, name, "quotient") for name in names]
-    routes += [
+    routes[-1:-1] = [
         route
         for route in SECOND_ROUTES
         if route[2] != "folded" or n % 2 or FOLDABLE[group_of(route[1])]
-    ]
+    ][::-1]
     for key, symmetry, how in routes:
 
         def count(
@@ -129,15 +136,16 @@ def frontier(n: int, folder: Path, every: float, max_bytes: int | None) -> dict[
             )
 
         slug = key.replace(" ", "-").replace("(", "").replace(")", "")
-        count_into(ledger, path, key, here / f"fixed-{slug}.states", count)
-        (here / f"fixed-{slug}.states").unlink(missing_ok=True)
+        checkpoint = (states or here) / f"{n}-fixed-{slug}.states"
+        count_into(ledger, path, key, checkpoint, count)
+        checkpoint.unlink(missing_ok=True)
     counts = {key: int(record["count"]) for key, record in ledger["fixed"].items()}
     failures = checks(counts["Id"], counts)
     if n <= len(A145835):
         same = counts["Id"] == A145835[n - 1]
         print(f"A145835({n}): {'as published' if same else 'NOT AS PUBLISHED'}", flush=True)
         failures += [] if same else ["A145835"]
-    for key, symmetry, _ in routes[len(names) :]:
+    for key, symmetry, _ in routes[len(OTHERS) + len(KLEIN) : -1]:
         same = counts[key] == counts[symmetry]
         print(f"{key}: {counts[key]:,} {'agrees' if same else 'DISAGREES'}", flush=True)
         failures += [] if same else [key]
@@ -318,6 +326,9 @@ def main() -> None:
         default=Path(__file__).resolve().parent / "data" / "records",
         help="frontier: the folder of the ledgers (A291806-N/ in it)",
     )
+    parser.add_argument(
+        "--states", type=Path, default=None, help="frontier: the folder of its checkpoints"
+    )
     parser.add_argument("--every", type=float, default=600.0, help="seconds between checkpoints")
     parser.add_argument(
         "--max-bytes",
@@ -334,7 +345,8 @@ def main() -> None:
                 sys.exit("brute: n <= 4 (the 5 x 5 square has 19,719,299,768 compositions)")
             failed |= bool(brute(n))
         else:
-            failed |= bool(frontier(n, args.folder, args.every, args.max_bytes)["failures"])
+            ledger = frontier(n, args.folder, args.states, args.every, args.max_bytes)
+            failed |= bool(ledger["failures"])
     sys.exit(1 if failed else 0)
 
 

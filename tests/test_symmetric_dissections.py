@@ -63,11 +63,11 @@ def test_each_symmetry_and_group_fixes_what_the_brute_force_finds(
     """Every symmetry of the square and every abelian group of them (the Klein groups of
     both axes and both diagonals too), with and without a size: the frontier count
     equals the brute force's, and so do the second routes (the quarter turns and the
-    half turn on other domains, the identity by rows with a step)."""
+    half turn and the Klein groups on other domains, the identity by rows with a step)."""
     found = bench.brute_force(n, size)
     for name in (*SYMMETRIES, *GROUPS):
         assert count_fixed_dissections(n, name, size) == found[name], name
-    for name in ("Id", "Rot90", "Rot180"):
+    for name in ("Id", "Rot90", "Rot180", "axes", "diagonals"):
         assert count_fixed_dissections(n, name, size, twin=True) == found[name], name
 
 

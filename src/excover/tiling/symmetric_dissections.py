@@ -81,7 +81,8 @@ def _domain(name: str, n: int, twin: bool) -> Domain:
     ``twin`` picks another domain where there is one (Rot270's group is Rot90's: its
     count on another quadrant checks the first; the half turn's on the left half, swept
     by columns, checks its count on the lower half, swept by rows; the whole square's by
-    rows with a step, a frontier of n + 1 cells, its count by rows)."""
+    rows with a step, a frontier of n + 1 cells, its count by rows; the Klein groups' on
+    the opposite quarter, swept another way)."""
     m, odd = n // 2, n % 2
 
     def rows(c: Cell) -> tuple[int, ...]:
@@ -120,10 +121,14 @@ def _domain(name: str, n: int, twin: bool) -> Domain:
         if odd:
             return (lambda x, y: (x >= m and y > m) or x == y == m), from_the_far_corner
         return (lambda x, y: x >= m and y >= m), from_the_far_corner
-    if name == "axes":
+    if name == "axes" and not twin:
         return (lambda x, y: 2 * x <= n - 1 and 2 * y <= n - 1), rows
-    if name == "diagonals":
+    if name == "axes":  # the far quadrant, from its far corner
+        return (lambda x, y: 2 * x >= n - 1 and 2 * y >= n - 1), from_the_far_corner
+    if name == "diagonals" and not twin:
         return (lambda x, y: x <= y and x + y <= n - 1), rows
+    if name == "diagonals":  # the opposite quarter triangle, by columns from the right
+        return (lambda x, y: x >= y and x + y >= n - 1), (lambda c: (-c[0], c[1]))
     raise UsageError(f"no domain for the group {name!r}")  # pragma: no cover
 
 
@@ -160,8 +165,8 @@ def group_of(symmetry: str | Isometry) -> str:
 def square_program(n: int, symmetry: str | Isometry = "Id", *, twin: bool = False) -> Program:
     """The program of the quotient of the n x n square by the group of ``symmetry`` (see
     :func:`group_of`): its domain swept, its edges' voltages. ``twin`` picks another
-    domain or sweep for the quarter turns' group, the half turn and the identity (a
-    second route to the same count)."""
+    domain or sweep for the quarter turns' group, the half turn, the identity and the
+    Klein groups (a second route to the same count)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise UsageError(f"n must be a positive integer, not {n!r}")
     name = group_of(symmetry)
