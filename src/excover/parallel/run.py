@@ -268,8 +268,34 @@ def count(
         if shared is not None:
             return _count_by_shares(problem, shared, n)
     subproblems = _subproblems(problem, method, workers, executor, tasks)
+    if n > 1 and executor is None:  # a long task is cut for idle workers
+        return _count_locally(problem, subproblems, method, options, n)
     runs = run_tasks(problem, subproblems, method, options, workers=n, executor=executor)
     return sum(done[1].total for done in runs if done is not None)
+
+
+def _count_locally(
+    problem: Problem,
+    subproblems: list[Subproblem],
+    method: str,
+    options: dict[str, Any] | None,
+    workers: int,
+) -> int:
+    """The count of ``subproblems`` on a pool of ``workers`` that cuts a long task for
+    idle workers (:class:`~excover.parallel.local.LocalRun`, over a checkpoint kept in
+    memory)."""
+    from excover.parallel.checkpoint import Checkpoint
+    from excover.parallel.local import LocalRun
+
+    ledger = Checkpoint(None, "", method, list(subproblems))
+    steps = LocalRun(problem, ledger, method, options, workers=workers).steps()
+    try:
+        for step in steps:
+            if step is not None and step[1].complete and not ledger.settled(step[0]):
+                ledger.done[step[0]] = (step[1].total, step[1].nodes)
+    finally:
+        steps.close()
+    return ledger.count
 
 
 def _share_options(problem: Problem, options: dict[str, Any]) -> dict[str, Any] | None:
