@@ -149,3 +149,26 @@ def test_a_long_task_is_cut_for_the_workers(monkeypatch: pytest.MonkeyPatch, wor
     run(stepped)
     assert ledger.complete and ledger.count == 365596 + 1
     assert stepped.cuts > 0
+
+
+def test_a_short_run_on_workers_starts_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several workers asked for, a run that ends within its time alone in this
+    process (:data:`~excover.parallel.workers.SOLO_SECONDS`) starts no pool; one that
+    does not goes on on the pool, the task it paused counted there, exactly."""
+    from excover.parallel import workers
+
+    problem = queens(8)
+
+    def no_pool(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a pool was started")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(workers, "SOLO_SECONDS", 60.0)
+        patch.setattr(workers, "new_pool", no_pool)
+        ledger = Checkpoint(None, fingerprint(problem), "search", split(problem, tasks=12))
+        run(LocalRun(problem, ledger, "search", workers=2))
+        assert ledger.complete and ledger.count == 92
+    monkeypatch.setattr(workers, "SOLO_SECONDS", 1e-9)
+    ledger = Checkpoint(None, fingerprint(problem), "search", split(problem, tasks=12))
+    run(LocalRun(problem, ledger, "search", workers=2))
+    assert ledger.complete and ledger.count == 92

@@ -13,7 +13,10 @@ the same as a Dask cluster's).
   :data:`SOLO_PARTS` parts (or more), counted next: the count then lands in the
   checkpoint part by part, so that a stop (Ctrl-C, a deadline) keeps what was done, at
   the cost of the time that task had run (the parts count it again);
-* **on several workers**, in a process pool, one task per worker at a time (so that
+* **on several workers**, alone in this process first, as on one worker, for
+  :data:`~excover.parallel.workers.SOLO_SECONDS` (a count that ends by then starts no
+  process; the task running then is counted again by the pool), then in a process
+  pool, one task per worker at a time (so that
   the run knows when each began and nothing waits in the pool). A task that is long by
   the same rule (the share walked that its worker posts on the board) is cut into
   :data:`~excover.parallel.cutting.PARTS_PER_SLOT` parts per worker, handed out next;
@@ -148,7 +151,12 @@ class LocalRun:
         )
         if self.workers == 1:
             yield from self._here()
-        else:
+            return
+        from excover.parallel import workers as processes
+
+        if METHOD_TRAITS[self.method].one_search and processes.SOLO_SECONDS > 0:
+            yield from self._here(time.monotonic() + processes.SOLO_SECONDS)
+        if self.queue:
             yield from self._pooled()
 
     def _next(self) -> int | None:
@@ -175,17 +183,26 @@ class LocalRun:
 
     # ----- one worker: in this process
 
-    def _here(self) -> Generator[tuple[int, TaskResult] | None]:
+    def _here(self, pause: float | None = None) -> Generator[tuple[int, TaskResult] | None]:
+        """Count the queue in this process; with ``pause`` (a ``time.monotonic()``
+        instant), only until then: the task running then goes back to the head of the
+        queue (a run on several workers first runs alone, so that a short count starts
+        no process)."""
         began = time.monotonic()
         while (index := self._next()) is not None:
             if not METHOD_TRAITS[self.method].one_search:
                 sub = self.ledger.subproblems[index]
                 yield index, solve_task(self.payload, self.job, sub.forced, sub.forbidden)
                 continue
-            yield from self._search_here(index, began)
+            yield from self._search_here(index, began, pause)
+            if pause is not None and time.monotonic() >= pause:
+                return
 
-    def _search_here(self, index: int, began: float) -> Generator[tuple[int, TaskResult] | None]:
-        """Count subproblem ``index`` in this process by steps, cut when it runs long."""
+    def _search_here(
+        self, index: int, began: float, pause: float | None = None
+    ) -> Generator[tuple[int, TaskResult] | None]:
+        """Count subproblem ``index`` in this process by steps, cut when it runs long;
+        at ``pause``, put it back at the head of the queue (its work so far lost)."""
         sub = self.ledger.subproblems[index]
         cpu = time.process_time()
         small, _ = State.after(load(self.payload)[1], sub.forced, sub.forbidden).reduced()
@@ -213,6 +230,9 @@ class LocalRun:
             elif took > STEP_SECONDS * 2 and step > FIRST_STEP:
                 step //= 2
             now = time.monotonic()
+            if pause is not None and now >= pause:
+                self.queue.insert(0, index)
+                return
             if self._long(index, now - started, now - began, share):
                 parts = self._cut(index, SOLO_PARTS)
                 if parts is not None:
