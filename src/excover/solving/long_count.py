@@ -171,8 +171,8 @@ def _long_by_subproblems(problem: Problem, request: Request, state: Checkpoint) 
     """Count ``problem`` by one search per subproblem of ``state``, in this process,
     saved to its file as each one finishes and told by ``advance``."""
     from excover.names import SEARCH_METHOD
+    from excover.parallel.local import LocalRun, board_for
     from excover.parallel.progress import LocalTasks
-    from excover.parallel.run import run_tasks
 
     events = request.events
     path = state.path
@@ -180,13 +180,17 @@ def _long_by_subproblems(problem: Problem, request: Request, state: Checkpoint) 
     sizes = [sub.size for sub in state.subproblems]
     earlier = state.seconds
     started = time.monotonic()
-    order = sorted((i for i in range(len(sizes)) if not state.settled(i)), key=lambda i: -sizes[i])
-    tasks = LocalTasks(sizes, order, 1, sum(sizes))
+    order = sorted(state.open_leaves(), key=lambda i: -sizes[i])
+    board = board_for(state)
+    tasks = LocalTasks(sizes, order, 1, sum(sizes[i] for i in state.top()), board=board)
+
+    def cut(index: int, parts: list[int]) -> None:  # the parts are counted next
+        tasks.cut(index, parts, [sub.size for sub in state.subproblems], here=True)
 
     def report() -> None:
         state.seconds = earlier + time.monotonic() - started
         state.save()
-        done = sum(sizes[index] for index in state.done)
+        done = state.done_size(tasks.sizes)
         events.advance(
             state.count,
             tasks.share(done, list(state.done)),
@@ -201,19 +205,14 @@ def _long_by_subproblems(problem: Problem, request: Request, state: Checkpoint) 
 
     report()  # at once: a folder that cannot be written fails before the work
     deadline = request.deadline
-    runs = run_tasks(
-        problem,
-        state.subproblems,
-        SEARCH_METHOD,
-        {},
-        skip=state.settled,
-        deadline=None if deadline is None else time.time() + deadline - time.monotonic(),
-    )
+    # a long subproblem is cut as it runs, so that each part is saved as it finishes
+    local = LocalRun(problem, state, SEARCH_METHOD, {}, deadline=deadline, board=board, on_cut=cut)
+    runs = local.steps()
     try:
         for finished in runs:
             if finished is not None:
                 tasks.finished(finished[0], finished[1].nodes, finished[1].complete)
-            if finished is not None and finished[1].complete:
+            if finished is not None and finished[1].complete and not state.settled(finished[0]):
                 index, result = finished
                 state.done[index] = (result.total, result.nodes)
                 report()
