@@ -5,14 +5,18 @@ counted here), the shares not started taken by the workers or back by this proce
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from budget import examples
-from builders import Instance, instances
+from builders import Instance, Kind, instances
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover.parallel import run, workers
 from excover.puzzles.queens import queens
+
+KINDS: list[Kind] = ["X", "XCC"]  # the problems the shares' bit-parallel engine runs
 
 
 def test_a_short_count_on_workers_starts_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -32,7 +36,7 @@ def test_a_count_that_fans_out_at_once_is_exact(monkeypatch: pytest.MonkeyPatch,
 
 @settings(max_examples=examples(24), deadline=None)
 @given(
-    st.sampled_from(["X", "XCC"]).flatmap(lambda kind: instances(kind, 10)),
+    st.sampled_from(KINDS).flatmap(lambda kind: instances(kind, 10)),
     st.integers(2, 3),
     st.sampled_from([0.0, 60.0]),
 )
@@ -62,3 +66,15 @@ def test_a_count_on_workers_says_the_cpu_time_it_got(checkpoint: bool | None) ->
     stats = outcome.stats
     assert stats["cores_asked"] == 2
     assert stats["cpu_seconds"] >= 0 and stats["cores"] >= 0
+
+
+def test_the_note_on_cores_got_says_what_the_run_got(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    short = {"cpu_seconds": 1.5, "cores": 0.75, "cores_asked": 2}
+    note = workers.cpu_note(short)
+    assert note is not None and "1.50 s of CPU time, 0.75 of the 2 cores" in note
+    assert workers.cpu_note({**short, "cores": 1.9}) is None  # about what it asked
+    assert workers.cpu_note({**short, "cores_asked": 1}) is None  # one worker
+    assert workers.cpu_note({"solutions": 3}) is None  # no CPU time measured
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert workers.cpu_note({**short, "cores": 0.95}) is None  # what the machine has

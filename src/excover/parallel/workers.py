@@ -23,7 +23,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -37,6 +37,7 @@ __all__ = [
     "WORKERS_PER_CPU",
     "CpuClock",
     "check_workers",
+    "cpu_note",
     "ignoring_interrupts",
     "most_workers",
     "new_pool",
@@ -84,6 +85,29 @@ class CpuClock:
         wall = time.monotonic() - self.wall
         cores = used / wall if wall > 0 else 0.0
         return {"cpu_seconds": round(used, 3), "cores": round(cores, 2), "cores_asked": workers}
+
+
+#: The share of the cores asked for (at most the machine's) below which a run is said
+#: to have got less than it asked (:func:`cpu_note`).
+SHORT_OF_CORES = 0.85
+
+
+def cpu_note(stats: Mapping[str, object]) -> str | None:
+    """What a front end says of a run on workers that got less CPU than it asked for,
+    from its outcome's statistics (:meth:`CpuClock.stats`): None when it got about
+    what it asked (or the machine has fewer cores than that: then it got what there
+    is), or ran on one worker."""
+    used, cores, asked = stats.get("cpu_seconds"), stats.get("cores"), stats.get("cores_asked")
+    if not (isinstance(used, float) and isinstance(cores, float) and isinstance(asked, int)):
+        return None
+    possible = min(asked, os.cpu_count() or 1)
+    if possible < 2 or cores >= SHORT_OF_CORES * possible:
+        return None
+    return (
+        f"the run got {used:.2f} s of CPU time, {cores:.2f} of the {possible} cores it "
+        "asked for (the machine is busy with other work): its time says little of how "
+        "fast it runs on free cores"
+    )
 
 
 def _cpu() -> float:
