@@ -259,7 +259,9 @@ def test_a_new_grid_is_listed_by_its_traits(brick: Grid) -> None:
 
 def test_a_new_grid_is_drawn(brick: Grid) -> None:
     """Its patterns and tilings are drawn as SVG (its outlines) and ASCII art (its
-    spots), and a notebook shows its tiling's picture."""
+    spots, as the .cmb language prints them too), and a notebook shows its tiling's
+    picture."""
+    from excover.lang.evaluate import draw
     from excover.tiling.render import cell_polygons, pattern_svg, pieces_svg
 
     wall = _wall(brick, 2, 2)
@@ -274,6 +276,7 @@ def test_a_new_grid_is_drawn(brick: Grid) -> None:
     assert solution.ascii() == "DD\nDD" or set(solution.ascii()) <= {"A", "B", "\n"}
     assert solution.svg().count("<polygon") == 4
     assert "<svg" in tiling._repr_html_()
+    assert draw(_shape(brick, [(0, 0), (1, 0), (1, 1)])) == ".*\n**"  # as .cmb prints it
 
 
 def test_a_new_grid_is_tiled_and_counted(brick: Grid) -> None:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from excover.errors import UsageError
 from excover.lang.evaluate import flat_drawing, layer_drawings
 from excover.tiling import (
     Pattern,
@@ -192,5 +193,8 @@ def _declaration(name: str, shape: Shape) -> str:
         art = shape.grid.layer_grid.traits.art or ""
         drawn = ",\n".join(art + "{\n" + "\n".join(rows) + "\n}" for rows in layer_drawings(shape))
         return f"pattern3 {name} = {grid} [\n{drawn}\n]"
+    word = shape.grid.traits.art
+    if word is None:
+        raise UsageError(f"a pattern of the {grid} grid has no drawing in the .cmb language")
     rows = "\n".join(flat_drawing(grid, shape.coords().tolist()))
-    return f"pattern {name} = {grid}{{\n{rows}\n}}"
+    return f"pattern {name} = {word}{{\n{rows}\n}}"
