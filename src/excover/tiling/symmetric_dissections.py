@@ -28,6 +28,13 @@ The domains and sweeps, for the n x n square (m = n // 2):
 - the Klein groups (both axes, both diagonals: the half turn with them): a quadrant or a
   quarter triangle, two mirror lines.
 
+Second routes to the same counts: ``twin=True`` sweeps another domain (the quarter turns
+from the far corner, the half turn's left half by columns, the Klein groups' opposite
+quarter) or, for the identity, the whole square by rows with a step (the right half a
+row behind); :func:`folded_program` folds the square onto a plain board along mirrors
+through cells (the diagonals; the axes of odd n), whose compositions are the fixed ones,
+with neither voltages nor holonomy.
+
 The group's elements are named as :data:`excover.tiling.D4` names them; a group is one
 of :data:`excover.tiling.D4_SUBGROUPS` (the abelian ones: all but ``all``), a symmetry
 stands for the group it generates (the tilings it fixes are those its group fixes).
