@@ -58,6 +58,7 @@ function shapePicture(number, most) {
 // problem `problem` (the first by default), scrolled into view unless `quiet` (a puzzle
 // made again from the workshop's edits).
 function showPuzzle(puzzle, problem = 0, quiet = false) {
+  if (!quiet && burr.puzzle !== puzzle) $("shape-box").hidden = true; // a shape of another puzzle
   burr.puzzle = puzzle;
   burr.run = null;
   $("puzzle-panel").hidden = false;
