@@ -30,6 +30,7 @@ TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     import argparse
 
+    from excover.cli.exact_cover.problem_input import Totals
     from excover.solving import ExactCover
 
 __all__ = [
@@ -44,17 +45,22 @@ __all__ = [
 
 def run_count(args: argparse.Namespace) -> int:
     """``excover count``."""
+    from excover.cli.exact_cover.problem_input import ProblemSource
+
     request = CoverRequest.read(args)
-    problem, _ = load_problem(args)
-    return count_problem(problem, request)
+    source = ProblemSource(args)
+    problem, _ = load_problem(args, source)
+    return count_problem(problem, request, source.totals)
 
 
-def count_problem(problem: ExactCover, request: CoverRequest) -> int:
+def count_problem(problem: ExactCover, request: CoverRequest, totals: Totals | None = None) -> int:
     """Count ``problem`` as ``excover count`` does (the symmetry flags, ``--workers`` and
     the other flags of a count by subproblems, or a plain count by any method, each
     through the orchestrator), print the count for ``request.command`` and give the exit
     status. A puzzle's ``--count`` and a sequence's term come here with the request
-    their command made."""
+    their command made. ``totals`` (a board's: :meth:`excover.tiling.Tiling.total`) is
+    how a count of every solution uses a symmetry known without a search, broken by
+    default as the group a problem declares is."""
     from excover.cli.exact_cover import solving
 
     if request.symmetric:
@@ -62,7 +68,9 @@ def count_problem(problem: ExactCover, request: CoverRequest) -> int:
 
         common.refuse(request, "preprocess", _PREPROCESS_WITH_SYMMETRY)
         return print_outcome(symmetric.count(problem, request), request)
-    symmetry = None if _may_break(problem, request) else False
+    symmetry = None if _may_break(problem, request, totals) else False
+    if symmetry is not None:
+        totals = None
     if request.uses_tasks:
         common.refuse(request, "limit", "does not go with --workers, --tasks or --checkpoint")
         common.refuse(request, "max_memory", "does not go with --workers, --tasks or --checkpoint")
@@ -70,8 +78,8 @@ def count_problem(problem: ExactCover, request: CoverRequest) -> int:
         # the long counts' machinery, and json
         from excover.cli.exact_cover.parallel import count_tasks
 
-        return count_tasks(problem, request, symmetry)
-    outcome = solving.count(problem, request, symmetry)
+        return count_tasks(problem, request, symmetry, totals)
+    outcome = solving.count(problem, request, symmetry, totals)
     if symmetry is None:  # it may have broken the declared group: said so
         from excover.cli.exact_cover.symmetry import worded
 
@@ -79,16 +87,18 @@ def count_problem(problem: ExactCover, request: CoverRequest) -> int:
     return print_outcome(outcome, request)
 
 
-def _may_break(problem: ExactCover, request: CoverRequest) -> bool:
-    """Whether a count may break the group ``problem`` declares by default (see
-    :func:`excover.cli.exact_cover.symmetry.may_break`); the orchestrator's scout
-    settles it. A problem that declares no group has none to break (and the symmetry
-    module is left unimported)."""
-    if request.break_symmetry is not None or problem.declared_symmetries() is None:
+def _may_break(problem: ExactCover, request: CoverRequest, totals: Totals | None) -> bool:
+    """Whether a count may break the group ``problem`` declares (or the board's, by
+    ``totals``) by default (see :func:`excover.cli.exact_cover.symmetry.may_break`); the
+    orchestrator's scout settles it. A problem that declares no group and has no
+    ``totals`` has none to break (and the symmetry module is left unimported)."""
+    if request.break_symmetry is not None:
+        return False
+    if totals is None and problem.declared_symmetries() is None:
         return False
     from excover.cli.exact_cover import symmetry as symmetric
 
-    return symmetric.may_break(problem, request)
+    return symmetric.may_break(problem, request, totals is not None)
 
 
 #: Why ``--preprocess`` is refused with the symmetry flags.

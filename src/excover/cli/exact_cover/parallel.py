@@ -27,6 +27,7 @@ from excover.names import METHOD_TRAITS
 from excover.numbers import to_decimal
 
 if TYPE_CHECKING:
+    from excover.cli.exact_cover.problem_input import Totals
     from excover.cli.exact_cover.request import CoverRequest
     from excover.problem import Problem
     from excover.solving.checkpointed import SplitOutcome
@@ -54,12 +55,17 @@ def _check(args: CoverRequest) -> None:
         raise UsageError("--workers does not go with --dask: the cluster has its workers")
 
 
-def count_tasks(problem: Problem, args: CoverRequest, symmetry: bool | None = False) -> int:
+def count_tasks(
+    problem: Problem,
+    args: CoverRequest,
+    symmetry: bool | None = False,
+    totals: Totals | None = None,
+) -> int:
     """Count ``problem`` by subproblems as the command line says; print the count (and
     the statistics); return the exit status. With ``symmetry`` None, a count that a
     plain search does not finish at once breaks the group the problem declares
     (:func:`excover.cli.exact_cover.symmetry.may_break`), its symmetry-broken search on
-    ``--workers`` processes."""
+    ``--workers`` processes (a board's group given ``totals``)."""
     from excover.cli.exact_cover import solving
     from excover.cli.exact_cover.symmetry import worded
     from excover.cli.progress import progress
@@ -71,6 +77,7 @@ def count_tasks(problem: Problem, args: CoverRequest, symmetry: bool | None = Fa
     request = solving.orchestrator_request(
         args,
         symmetry=symmetry,
+        totals=totals,
         workers=args.workers,
         tasks=args.tasks,
         checkpoint=args.checkpoint or True,

@@ -16,12 +16,16 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from excover.solving import ExactCover
+    from excover.solving.orchestrate import Total
 
     #: A tiling's solution drawn as text, or as SVG when the flag is True.
     Drawing = Callable[[list[int], bool], str]
     #: What reads ``FILE --pieces PIECES`` (or a BurrTools puzzle to draw): the problem
     #: and the drawing of its solutions.
     BoardReader = Callable[["ProblemSource"], tuple[ExactCover, Drawing]]
+    #: How a count of every solution uses a symmetry known without a search (the
+    #: orchestrator's ``totals``).
+    Totals = Callable[[str, float | None], Total | None]
 
 __all__ = ["ProblemSource", "load_problem", "read_problem"]
 
@@ -31,7 +35,11 @@ class ProblemSource:
     standard input), the ``pieces`` that make it a board to tile (None: it is a problem),
     their ``multiplicity`` and ``no_reflections``, the ``problem`` of a BurrTools file,
     the ``svg`` picture asked for, and what the problem is read for: the ``command`` and
-    its ``method``, and whether it counts classes (``up_to_symmetry``)."""
+    its ``method`` (and ``route``), and whether it counts classes (``up_to_symmetry``).
+    The board reader fills in ``totals``: how a count of every tiling uses the board's symmetry
+    (:meth:`excover.tiling.Tiling.total`, which ``count`` hands the orchestrator so that
+    a count of a board breaks its group by default, as a ``.cmb`` count does), None for
+    any other problem."""
 
     __slots__ = (
         "command",
@@ -41,7 +49,9 @@ class ProblemSource:
         "no_reflections",
         "pieces",
         "problem",
+        "route",
         "svg",
+        "totals",
         "up_to_symmetry",
     )
 
@@ -53,8 +63,10 @@ class ProblemSource:
         self.no_reflections: bool = bool(args.no_reflections)
         self.pieces: str | None = args.pieces
         self.problem: int | None = getattr(args, "problem", None)
+        self.route: str | None = getattr(args, "route", None)
         self.svg: str | None = getattr(args, "svg", None)
         self.up_to_symmetry = bool(getattr(args, "up_to_symmetry", False))
+        self.totals: Totals | None = None
 
 
 def read_problem(path: str, number: int | None = None, up_to_symmetry: bool = False) -> ExactCover:
@@ -96,11 +108,15 @@ def _cmb_hint(source: str, what: str) -> str:
     )
 
 
-def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Drawing | None]:
+def load_problem(
+    args: argparse.Namespace, source: ProblemSource | None = None
+) -> tuple[ExactCover, Drawing | None]:
     """The problem of FILE; with ``--pieces``, the tiling of the board FILE (read by the
     ``read_board`` that ``excover.main`` gave the problem commands) and the function
-    drawing its solutions."""
-    source = ProblemSource(args)
+    drawing its solutions. Given ``source`` (what FILE is, read off ``args``), the
+    caller reads what the board reader filled in (``source.totals``)."""
+    if source is None:
+        source = ProblemSource(args)
     read_board: BoardReader = args.read_board
     if source.pieces is None:
         common.refuse(args, "no_reflections", "needs --pieces (FILE is not a board)")

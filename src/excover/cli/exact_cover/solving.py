@@ -38,6 +38,7 @@ TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from excover.cli.exact_cover.problem_input import Totals
     from excover.cli.exact_cover.request import CoverRequest
     from excover.counting.request import Bar
     from excover.parallel.checkpoint import Checkpoint
@@ -147,16 +148,22 @@ def orchestrator_request(args: CoverRequest, **composites: Any) -> Request:
     )
 
 
-def count(problem: Problem, args: CoverRequest, symmetry: bool | None = False) -> Outcome:
+def count(
+    problem: Problem,
+    args: CoverRequest,
+    symmetry: bool | None = False,
+    totals: Totals | None = None,
+) -> Outcome:
     """Count the solutions of ``problem`` by ``args.method`` within the command line's
     limits, as :meth:`ExactCover.count` would (same route for the same method); with
-    ``symmetry`` None, breaking the group it declares by default
-    (:func:`excover.cli.exact_cover.symmetry.may_break`: the caller words such a run's
-    engine, :func:`excover.cli.exact_cover.symmetry.worded`)."""
+    ``symmetry`` None, breaking by default the group it declares or, given ``totals``,
+    a board's (:func:`excover.cli.exact_cover.symmetry.may_break`: the caller words such
+    a run's engine, :func:`excover.cli.exact_cover.symmetry.worded`)."""
     from excover.solving import orchestrate
 
     check_method_flags(args, counting=True)
-    return orchestrate.count(problem, orchestrator_request(args, symmetry=symmetry))
+    request = orchestrator_request(args, symmetry=symmetry, totals=totals)
+    return orchestrate.count(problem, request)
 
 
 def solutions(problem: Problem, args: CoverRequest, emit: Callable[[list[int]], None]) -> Outcome:

@@ -54,14 +54,14 @@ _PLAIN = (
 )
 
 
-def may_break(problem: Problem, args: CoverRequest) -> bool:
-    """Whether this count may break the group ``problem`` declares by default: no
-    symmetry flag, none of the flags of a plain search given; the orchestrator breaks
-    it once its scout has not finished the count (a count so short is then done again
-    the plain way, in as little time)."""
+def may_break(problem: Problem, args: CoverRequest, board: bool = False) -> bool:
+    """Whether this count may break the group ``problem`` declares (or, ``board`` True,
+    the board's group of a tiling) by default: no symmetry flag, none of the flags of a
+    plain search given; the orchestrator breaks it once its scout has not finished the
+    count (a count so short is then done again the plain way, in as little time)."""
     if args.break_symmetry is not None or args.up_to_symmetry:
         return False
-    if problem.declared_symmetries() is None:
+    if not board and problem.declared_symmetries() is None:
         return False
     return not any(common.given(args, dest) for dest in _PLAIN)
 
@@ -123,7 +123,15 @@ def worded(outcome: Outcome, args: CoverRequest, counting: bool) -> Outcome:
     line (:func:`_engine`); any other as it is."""
     from excover.solving.orchestrate import SymmetricOutcome
 
-    if isinstance(outcome, SymmetricOutcome) and outcome.group is not None:
+    if not isinstance(outcome, SymmetricOutcome):
+        return outcome
+    if outcome.total is not None and outcome.by_default and outcome.group is None:
+        # a board's free tile pinned: the smaller problem counted by the method
+        outcome.engine = (
+            f"{outcome.engine}; symmetry: {outcome.total.note}, by default "
+            "(--no-break-symmetry counts without it)"
+        )
+    elif outcome.group is not None:
         outcome.engine = _engine(args, outcome, counting)
     return outcome
 
@@ -143,6 +151,13 @@ def _engine(args: CoverRequest, outcome: SymmetricOutcome, counting: bool) -> st
     where = f", counted on {workers} processes" if workers and workers > 1 else ""
     if counting and isinstance(search, BrokenSearch) and not outcome.classes:
         where += _by(lambda: search.count_route)
+    board = outcome.total is not None and not outcome.total.note.startswith("declared")
+    if outcome.by_default and board:  # a board's group (its Total says which)
+        assert outcome.total is not None
+        return (
+            f"symmetry: {outcome.total.note} by default "
+            f"(--no-break-symmetry counts without it){where}"
+        )
     if outcome.by_default:
         return (
             f"symmetry: declared group of order {order}, broken by default "

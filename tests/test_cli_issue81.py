@@ -1,0 +1,145 @@
+"""Issue 81, item 5, on the command line: ``excover count BOARD --pieces`` breaks the
+board's group by default (as a ``.cmb`` count and the studio do) with the same count as
+the plain one, and says so; ``--no-break-symmetry`` counts the plain way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from excover.main import main
+from excover.solving import registry
+
+PENTOMINOES = """\
+F: [[0,1],[0,2],[1,0],[1,1],[2,1]]
+I: [[0,0],[1,0],[2,0],[3,0],[4,0]]
+L: [[0,0],[1,0],[2,0],[3,0],[3,1]]
+N: [[0,1],[1,1],[2,0],[2,1],[3,0]]
+P: [[0,0],[0,1],[1,0],[1,1],[2,0]]
+T: [[0,0],[0,1],[0,2],[1,1],[2,1]]
+U: [[0,0],[0,2],[1,0],[1,1],[1,2]]
+V: [[0,0],[1,0],[2,0],[2,1],[2,2]]
+W: [[0,0],[1,0],[1,1],[2,1],[2,2]]
+X: [[0,1],[1,0],[1,1],[1,2],[2,1]]
+Y: [[0,1],[1,0],[1,1],[2,1],[3,1]]
+Z: [[0,0],[0,1],[1,1],[2,1],[2,2]]
+"""
+
+SCOTT = "########\n########\n########\n###..###\n###..###\n########\n########\n########\n"
+
+#: Small pieces for small boards, used once each, filled up with monominoes to the
+#: board's area (the equal dominoes and monominoes are exchanged: their exchanges join
+#: the board's group).
+SMALL = [
+    ("S", "[[0,0],[0,1],[1,0],[1,1]]", 4),
+    ("L", "[[0,0],[1,0],[1,1]]", 3),
+    ("I", "[[0,0],[0,1],[0,2]]", 3),
+    ("D", "[[0,0],[0,1]]", 2),
+    ("E", "[[0,0],[1,0]]", 2),
+]
+
+
+def small_pieces(area: int) -> str:
+    """Pieces of :data:`SMALL` and monominoes whose cells add up to ``area``."""
+    lines = []
+    for name, cells, size in SMALL:
+        if size <= area:
+            lines.append(f"{name}: {cells}")
+            area -= size
+    lines += [f"M{number}: [[0,0]]" for number in range(area)]
+    return "\n".join(lines) + "\n"
+
+
+def count(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    """The count ``excover count ARGV`` prints, and its stderr."""
+    assert main(["count", *argv]) == 0
+    out, err = capsys.readouterr()
+    return int(out.split()[0]), err
+
+
+def write(folder: Path, name: str, text: str) -> str:
+    path = folder / name
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("board", "expected"),
+    [(("#" * 10 + "\n") * 6, 9356), (SCOTT, 520)],
+    ids=["6x10", "scott"],
+)
+def test_a_board_count_breaks_its_group_by_default(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, board: str, expected: int
+) -> None:
+    """The default count equals the plain one and ``--break-symmetry``'s, and its
+    method line names the board's group and the flag that counts without it."""
+    b = write(tmp_path, "board.txt", board)
+    p = write(tmp_path, "pieces.txt", PENTOMINOES)
+    found, err = count(capsys, b, "--pieces", p)
+    assert found == expected
+    assert "symmetry: board group of order" in err
+    assert "--no-break-symmetry counts without it" in err
+    plain, err = count(capsys, b, "--pieces", p, "--no-break-symmetry")
+    assert plain == expected
+    assert "symmetry" not in err
+    broken, _ = count(capsys, b, "--pieces", p, "--break-symmetry")
+    assert broken == expected
+
+
+def test_a_forced_route_keeps_the_pinned_tile(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--route`` forces a route of auto: the board's group is then used by pinning a
+    free tile (the smaller problem counted by that route), as ``Tiling.count`` does."""
+    b = write(tmp_path, "board.txt", ("#" * 10 + "\n") * 6)
+    p = write(tmp_path, "pieces.txt", PENTOMINOES)
+    found, err = count(capsys, b, "--pieces", p, "--route", "bits")
+    assert found == 9356
+    assert "pinned to one placement per orbit" in err
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    rows=st.integers(2, 4),
+    cols=st.integers(2, 5),
+    holes=st.sets(st.tuples(st.integers(0, 3), st.integers(0, 4)), max_size=3),
+)
+def test_small_boards_count_the_same_either_way(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    rows: int,
+    cols: int,
+    holes: set[tuple[int, int]],
+) -> None:
+    """On small boards (the scout made too short to answer, so that the group is
+    broken) the default count is the plain count."""
+    monkeypatch.setattr(registry, "SCOUT_NODES", 1)
+    lines = ["".join("." if (r, c) in holes else "#" for c in range(cols)) for r in range(rows)]
+    area = "".join(lines).count("#")
+    if area == 0:
+        return
+    b = write(tmp_path, "board.txt", "\n".join(lines) + "\n")
+    p = write(tmp_path, "pieces.txt", small_pieces(area))
+    found, _ = count(capsys, b, "--pieces", p)
+    plain, _ = count(capsys, b, "--pieces", p, "--no-break-symmetry")
+    assert found == plain
+
+
+def test_a_small_board_is_broken_when_the_scout_does_not_answer(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(registry, "SCOUT_NODES", 1)
+    b = write(tmp_path, "board.txt", "####\n####\n####\n")
+    p = write(tmp_path, "pieces.txt", small_pieces(12))
+    plain, _ = count(capsys, b, "--pieces", p, "--no-break-symmetry")
+    found, err = count(capsys, b, "--pieces", p)
+    assert found == plain > 0
+    assert "symmetry: board group of order 4" in err
