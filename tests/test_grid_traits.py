@@ -16,10 +16,8 @@ Two rules are read off the source with :mod:`ast` (nothing is imported), and one
    where its traits say it cannot go (an isometric view, solids, a ``.cmb`` 3D pattern,
    BurrTools).
 
-The studio's side of the item (its Python and its JavaScript) is done separately: its
-modules are held to rule 1 and 2 by an expected failure, which becomes a failure once
-they keep the rules (then drop the mark).
-"""
+The studio's Python modules are held to rules 1 and 2 as well (their own test, so that a
+failure says which side names a grid)."""
 
 from __future__ import annotations
 
@@ -135,10 +133,11 @@ def test_no_module_but_the_grids_names_a_grid(check: str) -> None:
     )
 
 
-@pytest.mark.xfail(reason="the studio's side of issue 79 item 2 is done separately", strict=True)
 @pytest.mark.parametrize("check", ["names", "lists"])
 def test_the_studio_names_no_grid(check: str) -> None:
-    assert not offences(check, studio=True)
+    """The studio's modules keep the rules too: its Python asks the grids."""
+    found = offences(check, studio=True)
+    assert not found, "the studio names grids:\n" + "\n".join(found)
 
 
 def test_the_checks_find_a_name_test_and_a_hand_list() -> None:

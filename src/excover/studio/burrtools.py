@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from excover.errors import ExcoverError, LimitReached, UsageError
 from excover.studio.child import Child, Outbox, answer
-from excover.studio.disassembly import GRACE, Bounds, DisassemblyFailed
+from excover.studio.disassembly import BURR_GRIDS, GRACE, Bounds, DisassemblyFailed
 from excover.studio.imports import ImportFailed
 from excover.studio.limits import Limits
 from excover.studio.runs import Settings
@@ -94,7 +94,7 @@ ASSEMBLY_STATES = 5_000_000
 BATCH_SECONDS = 0.1
 #: BurrTools' grids whose assemblies are taken apart and played: its number -> the
 #: studio's name of the grid (:data:`excover.studio.disassembly.BURR_GRIDS`).
-PLAY_GRIDS = {0: "cube", 1: "prism"}
+PLAY_GRIDS = {number: name for name, number in BURR_GRIDS.items()}
 #: The most characters of a puzzle's comment sent to the page.
 MAX_COMMENT = 2_000
 
@@ -612,14 +612,12 @@ def _found(
 def _cells(grid: str, voxels: Sequence[Voxel]) -> list[tuple[int, ...]]:
     """A piece's cells on the studio's ``grid`` (the cube's are its voxels; a prism's
     are its strip coordinates)."""
-    if grid == "cube":
-        return [tuple(v) for v in voxels]
     import numpy as np
 
-    from excover.formats.burrtools.lattice import prism_strips
+    from excover.tiling.registry import GRIDS
 
-    strips = prism_strips(np.array(voxels, dtype=np.int64)).tolist()
-    return [tuple(int(c) for c in cell) for cell in strips]
+    cells = GRIDS[grid].from_voxels(np.array(voxels, dtype=np.int64)).tolist()
+    return [tuple(int(c) for c in cell) for cell in cells]
 
 
 def played(
@@ -638,7 +636,7 @@ def played(
     from excover.formats.burrtools import parse_xmpuzzle
     from excover.studio.disassembly import described
     from excover.tiling.colours import tile_colour
-    from excover.tiling.grids import CUBE, PRISM
+    from excover.tiling.registry import GRIDS
     from excover.tiling.solidview import piece_surfaces
 
     news.send({"type": "ready"})
@@ -659,7 +657,7 @@ def played(
         cells = [_cells(grid, piece.voxels) for piece in result.assembly.pieces]
         names = piece_names(puzzle, problem)
         colours = [tile_colour(k) for k in range(len(cells))]
-        surfaces = piece_surfaces(CUBE if grid == "cube" else PRISM, cells)
+        surfaces = piece_surfaces(GRIDS[grid], cells)
         event = {
             "type": "result",
             **described(result, grid, cells),

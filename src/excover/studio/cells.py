@@ -31,18 +31,23 @@ of it); :func:`cmb_pattern` writes a drawing as the ``.cmb`` language's pattern.
 
 from __future__ import annotations
 
-from excover.lang.layers import LAYERED_GRIDS, LayerError, solid_layers, solid_pattern
+from typing import Any
+
+from excover.lang.layers import LayerError, solid_layers, solid_pattern
 from excover.tiling import HexPattern, Pattern, Pattern3, TrianglePattern
-from excover.tiling.grids import TETRAOCTA, triangle_cell, triangle_spot
+from excover.tiling.grids import Grid, triangle_cell, triangle_spot
+from excover.tiling.registry import GRIDS as REGISTRY
+from excover.tiling.registry import grid_names
 from excover.tiling.tile import Shape
 
 __all__ = ["GRIDS", "LAYERED", "Layers", "cmb_pattern", "drawing", "on_grid", "shape"]
 
-#: The grids the studio edits, as the page and the design name them.
-GRIDS = ("square", "hex", "triangle", "cube", *LAYERED_GRIDS)
+#: The grids the studio edits, as the page and the design name them: the planar grids,
+#: then the solid ones (read from the registry).
+GRIDS = (*grid_names(solid=False), *grid_names(solid=True))
 
-#: The grids drawn as a box of layers.
-LAYERED = ("cube", *LAYERED_GRIDS)
+#: The grids drawn as a box of layers: the solid grids.
+LAYERED = tuple(grid_names(solid=True))
 
 #: A drawing: layers (one on the planar grids, bottom first on the cube), each a tuple of
 #: rows of ``*`` and ``.``, top row first.
@@ -54,29 +59,43 @@ def _spots(rows: tuple[str, ...]) -> list[tuple[int, int]]:
     return [(j, i) for i, row in enumerate(rows) for j, char in enumerate(row) if char == "*"]
 
 
+def _staggered(grid: Grid) -> bool:
+    """Whether a planar grid's cells are drawn in offset rows (its patterns hexagons)."""
+    return issubclass(grid.pattern, HexPattern)
+
+
 def on_grid(grid: str, x: int, y: int, z: int) -> bool:
     """Whether the spot ``(x, y)`` of layer ``z`` (``y`` from the frame's bottom row) of a
     drawing on ``grid`` may hold a cell: on the packings a square of the checkerboard, on
-    the tetraocta grid one of its voxels, everywhere on the other grids."""
-    if grid in ("sphere", "rhombic"):
+    the other layered grids of BurrTools' voxels (tetraocta) one of the grid's voxels,
+    everywhere on the other grids."""
+    found = REGISTRY[grid]
+    if found.traits.packed:
         return (x + y + z) % 2 == 0
-    if grid == "tetraocta":
-        return TETRAOCTA.is_cell((x, y, z))
+    if found.traits.layered and found.lattice is not None:
+        return found.is_cell((x, y, z))
     return True
 
 
 def shape(grid: str, layers: Layers) -> Shape:
     """The pattern of a drawing on ``grid`` (on the sphere, rhombic and tetraocta grids a
     :class:`~excover.lang.layers.LayerError` when a cell is off the grid)."""
-    if grid == "cube":
-        return Pattern3.from_layers([Pattern.from_ascii("\n".join(layer)) for layer in layers])
-    if grid in LAYERED_GRIDS:
-        return _solid(grid, layers)
+    found = REGISTRY[grid]
+    if found.traits.layered:
+        return _solid(found, layers)
+    if found.solid:  # the cube: an array of layers of its own
+        flat = found.layer_grid.name
+        pattern: Any = found.pattern
+        made: Shape = pattern.from_layers([shape(flat, (layer,)) for layer in layers])
+        return made
     (rows,) = layers
     height = len(rows)
-    if grid == "square":
-        return Pattern.from_ascii("\n".join(rows))
-    if grid == "hex":
+    if found.traits.outline.alternating:
+        # drawing column x = j + height % 2 keeps cell (j, i) pointing up when i + j is even
+        return TrianglePattern(
+            triangle_cell(j + height % 2, height - 1 - i) for j, i in _spots(rows)
+        )
+    if _staggered(found):
         # drawing column x = 2j + i % 2, drawing row y = height - 1 - i; the hexagon
         # (q, r) = ((x - y - parity) / 2, y), the parity being the same for every cell
         parity = (1 - height) % 2
@@ -84,25 +103,21 @@ def shape(grid: str, layers: Layers) -> Shape:
             ((2 * j + i % 2 - (height - 1 - i) - parity) // 2, height - 1 - i)
             for j, i in _spots(rows)
         )
-    # drawing column x = j + height % 2 keeps cell (j, i) pointing up when i + j is even
-    return TrianglePattern(triangle_cell(j + height % 2, height - 1 - i) for j, i in _spots(rows))
+    return Pattern.from_ascii("\n".join(rows))
 
 
-def _solid(grid: str, layers: Layers) -> Shape:
-    """The pattern of a box of layers on BurrTools' solid grids other than the cube."""
+def _solid(grid: Grid, layers: Layers) -> Shape:
+    """The pattern of a box of layers on a layered grid (BurrTools' solid grids other
+    than the cube): each layer drawn as on the grid of its layers."""
     found = []
+    flat = grid.layer_grid.name
     for z, rows in enumerate(layers):
-        if grid == "prism":
-            flat = shape("triangle", (rows,))
-            found.append([tuple(cell) for cell in flat.coords().tolist()])
-            continue
         height = len(rows)
-        spots = [(j, height - 1 - i) for j, i in _spots(rows)]
-        for x, y in spots:
-            if not on_grid(grid, x, y, z):
-                raise LayerError(z, f"column {x + 1} of row {height - y} is not a cell of the grid")
-        found.append(spots)
-    return solid_pattern(grid, found)
+        for x, i in _spots(rows):
+            if not on_grid(grid.name, x, height - 1 - i, z):
+                raise LayerError(z, f"column {x + 1} of row {i + 1} is not a cell of the grid")
+        found.append([tuple(cell) for cell in shape(flat, (rows,)).coords().tolist()])
+    return solid_pattern(grid.name, found)
 
 
 def _frame(
@@ -121,8 +136,8 @@ def drawing(pattern: Shape) -> Layers:
     """The drawing of a pattern with at least one cell, in the smallest frame that holds
     it on the page's layout (on the triangular grid the frame may start with an empty
     column, the top-left triangle of a frame pointing up)."""
-    grid = pattern.grid.name
-    if grid in LAYERED_GRIDS:
+    grid = pattern.grid
+    if grid.traits.layered:
         return _solid_drawing(pattern)
     if isinstance(pattern, Pattern3):
         trimmed = pattern.normalized()
@@ -130,7 +145,7 @@ def drawing(pattern: Shape) -> Layers:
     if isinstance(pattern, Pattern):
         return (tuple(pattern.normalized().ascii().splitlines()),)
     cells = pattern.coords().tolist()
-    if grid == "hex":
+    if _staggered(grid):
         top = max(r for _, r in cells)
         columns = [(2 * q + r - (top - r) % 2, top - r) for q, r in cells]
         left = min(x for x, _ in columns)
@@ -143,11 +158,11 @@ def drawing(pattern: Shape) -> Layers:
 
 
 def _solid_drawing(pattern: Shape) -> Layers:
-    """The box of layers of a pattern of a solid grid other than the cube, in the smallest
-    frame whose cells are on the grid (see :func:`on_grid`)."""
-    grid = pattern.grid.name
+    """The box of layers of a pattern of a layered grid, in the smallest frame whose
+    cells are on the grid (see :func:`on_grid`)."""
+    grid = pattern.grid
     layers = solid_layers(pattern)
-    if grid == "prism":
+    if grid.traits.outline.alternating:  # layers of triangles
         spots = [[triangle_spot(cell) for cell in layer] for layer in layers]
         every = [spot for layer in spots for spot in layer]
         top = max(y for _, y in every)
@@ -156,7 +171,7 @@ def _solid_drawing(pattern: Shape) -> Layers:
         size = (max(x for x, _ in every) - left + 1, top - min(y for _, y in every) + 1)
         return tuple(_frame({(x - left, top - y): True for x, y in layer}, size) for layer in spots)
     every3 = [(x, y, z) for z, layer in enumerate(layers) for x, y in layer]
-    if grid != "tetraocta" and sum(every3[0]) % 2:  # onto the even checkerboard
+    if grid.traits.packed and sum(every3[0]) % 2:  # onto the even checkerboard
         layers = [[(x + 1, y) for x, y in layer] for layer in layers]
     width = max(x for layer in layers for x, _ in layer) + 1
     height = max(y for layer in layers for _, y in layer) + 1
@@ -167,19 +182,22 @@ def _solid_drawing(pattern: Shape) -> Layers:
 
 def cmb_pattern(grid: str, layers: Layers) -> str:
     """The drawing as a pattern expression of the ``.cmb`` language (a list of layers
-    for ``pattern3`` on the solid grids)."""
-    if grid == "cube":
-        return "[" + ", ".join(_braces("", layer) for layer in layers) + "]"
-    if grid in LAYERED_GRIDS:
-        art = "triangle" if grid == "prism" else ""
-        drawn = [_braces(art, _triangle_rows(rows) if art else rows) for rows in layers]
-        return f"{grid} [" + ", ".join(drawn) + "]"
+    for ``pattern3`` on the solid grids; each layer, and a planar pattern, drawn with its
+    grid's drawing word, ``traits.art``)."""
+    found = REGISTRY[grid]
+    if found.traits.layered:
+        flat = found.layer_grid.name
+        return f"{grid} [" + ", ".join(cmb_pattern(flat, (rows,)) for rows in layers) + "]"
+    if found.solid:  # the cube: a list of square layers
+        flat = found.layer_grid.name
+        return "[" + ", ".join(cmb_pattern(flat, (layer,)) for layer in layers) + "]"
     (rows,) = layers
-    if grid == "square":
-        return _braces("", rows)
-    if grid == "hex":
-        return _braces("hex", tuple(" " * (i % 2) + " ".join(row) for i, row in enumerate(rows)))
-    return _braces("triangle", _triangle_rows(rows))
+    art = found.traits.art or ""
+    if found.traits.outline.alternating:
+        return _braces(art, _triangle_rows(rows))
+    if _staggered(found):
+        return _braces(art, tuple(" " * (i % 2) + " ".join(row) for i, row in enumerate(rows)))
+    return _braces(art, rows)
 
 
 def _triangle_rows(rows: tuple[str, ...]) -> tuple[str, ...]:

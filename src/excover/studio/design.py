@@ -30,6 +30,7 @@ from excover.lang.layers import LayerError
 from excover.lang.parser import SUBGROUPS
 from excover.studio.cells import GRIDS, LAYERED, Layers, cmb_pattern, drawing, shape
 from excover.tiling import Tile, Tiling
+from excover.tiling.registry import GRIDS as REGISTRY
 from excover.tiling.tile import Shape
 
 __all__ = [
@@ -80,7 +81,7 @@ class DesignError(UsageError):
 
 def max_side(grid: str) -> int:
     """The longest side of a board on ``grid``, in cells."""
-    if grid == "rhombic":
+    if REGISTRY[grid].traits.spot_cells > 1:  # a spot is many cells (48 on the rhombic grid)
         return MAX_RHOMBIC_SIDE
     return MAX_CUBE_SIDE if grid in LAYERED else MAX_BOARD_SIDE
 
@@ -270,10 +271,20 @@ def _piece(grid: str, entry: object, number: int) -> Piece:
     cells = drawing(shape(grid, _drawing(grid, entry.get("cells"), where, MAX_PIECE_SIDE)))
     lo, hi = _count(entry.get("count", "1"), where)
     symmetry = entry.get("symmetry", "all")
-    allowed = SYMMETRIES if grid == "square" else SYMMETRIES[:3]
+    allowed = [name for name in SYMMETRIES if _named(grid, name)]
     if symmetry not in allowed:
         raise DesignError(where, f"symmetry {symmetry!r} is none of {', '.join(allowed)}")
     return Piece(name, cells, lo, hi, str(symmetry))
+
+
+def _named(grid: str, symmetry: str) -> bool:
+    """Whether ``grid`` names a group ``symmetry`` (every grid its rotations, all and
+    none; the square grid the subgroups of its isometries too)."""
+    try:
+        REGISTRY[grid].group(symmetry)
+    except UsageError:
+        return False
+    return True
 
 
 def _count(text: object, where: str) -> tuple[int, int | None]:

@@ -210,9 +210,12 @@ class PieceSets(DesignSpace):
     def _colouring(self) -> tuple[int, list[int]] | None:
         """The board's checkerboard imbalance and each piece's, on the grids where the
         colouring test holds (squares and cubes; None elsewhere)."""
-        if self.source.grid not in ("square", "cube"):
-            return None
         from excover.tiling.design_settle import imbalance
+        from excover.tiling.designs import MOST_CELLS
+        from excover.tiling.grids import GRIDS
+
+        if GRIDS[self.source.grid] not in MOST_CELLS:
+            return None
 
         pieces = [abs(imbalance(tile.cells)) for tile in self.tiles]
         return imbalance(self.board.coords()), pieces

@@ -30,10 +30,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from excover.burr.disassembly import DIRECTION_NAMES
 from excover.errors import ExcoverError, UsageError
 from excover.studio.child import Child, Outbox, answer
 from excover.studio.limits import Limits
 from excover.studio.runs import Settings
+from excover.tiling.grids import GRIDS, by_burrtools
 
 if TYPE_CHECKING:
     from excover.burr import Disassembly, Separation
@@ -50,8 +52,9 @@ __all__ = [
     "taken_apart",
 ]
 
-#: The grids whose solutions come apart: the studio's name -> BurrTools' grid number.
-BURR_GRIDS = {"cube": 0, "prism": 1}
+#: The grids whose solutions come apart (those of BurrTools' grids whose moves the
+#: disassembler knows): the studio's name -> BurrTools' grid number.
+BURR_GRIDS = {by_burrtools(number).name: number for number in DIRECTION_NAMES}
 #: The most configurations a disassembly explores (over all its searches), and by default.
 MAX_STATES = 5_000_000
 #: The seconds a disassembly takes at most when the page sets no time limit.
@@ -121,7 +124,7 @@ def taken_apart(grid: str, pieces: Cells, seconds: float, max_states: int, news:
 
 def _voxels(grid: str, cells: Sequence[tuple[int, ...]]) -> list[tuple[int, int, int]]:
     """BurrTools' voxels of a piece's cells on ``grid``."""
-    if grid == "cube":
+    if not GRIDS[grid].traits.strips:  # the cube's cells are its voxels
         return [(x, y, z) for x, y, z in cells]
     import numpy as np
 
@@ -134,8 +137,6 @@ def _voxels(grid: str, cells: Sequence[tuple[int, ...]]) -> list[tuple[int, int,
 def described(result: Disassembly, grid: str, pieces: Cells) -> Event:
     """What the page shows of ``result``, the disassembly of ``pieces`` (their cells on
     ``grid``): see the module's notes."""
-    from excover.burr.disassembly import DIRECTION_NAMES
-
     names = DIRECTION_NAMES[BURR_GRIDS[grid]]
     if result.tree is not None:
         sizes = [len(piece.voxels) for piece in result.assembly.pieces]
@@ -182,9 +183,8 @@ def _in_space(
     """Each state's voxel translations as translations in space: the move of the centre
     of each piece's first cell."""
     from excover.tiling.geometry import cell_centres
-    from excover.tiling.grids import CUBE, PRISM
 
-    shape = CUBE if grid == "cube" else PRISM
+    shape = GRIDS[grid]
     firsts = [_voxels(grid, cells[:1])[0] for cells in pieces]
     home = cell_centres(shape, [cells[0] for cells in pieces])
     found = []
@@ -193,19 +193,18 @@ def _in_space(
             tuple(v + d for v, d in zip(first, shift, strict=True))
             for first, shift in zip(firsts, state, strict=True)
         ]
-        cells = moved if grid == "cube" else [_cell(grid, voxel) for voxel in moved]
+        cells = [_cell(grid, voxel) for voxel in moved]
         found.append((cell_centres(shape, cells) - home).round(6).tolist())
     return found
 
 
 def _cell(grid: str, voxel: tuple[int, ...]) -> tuple[int, ...]:
-    """The prism grid's cell (strip coordinates) of BurrTools' prism voxel."""
+    """The cell of ``grid`` that is BurrTools' ``voxel`` (on the prism grid, its strip
+    coordinates; on the cube, the voxel)."""
     import numpy as np
 
-    from excover.formats.burrtools.lattice import prism_strips
-
-    (cell,) = prism_strips(np.array([voxel], dtype=np.int64)).tolist()
-    return tuple(cell)
+    (cell,) = GRIDS[grid].from_voxels(np.array([voxel], dtype=np.int64)).tolist()
+    return tuple(int(v) for v in cell)
 
 
 async def disassemble_cells(

@@ -59,7 +59,7 @@ def solid_view(solution: TilingSolution) -> dict[str, Any]:
     cells = [p.cells for p in solution.placements]
     names = [p.tile.name for p in solution.placements]
     colours = [tile_colour(number) for number in range(len(cells))]
-    if grid.name == "sphere":
+    if grid.traits.solid is not None and grid.traits.solid.ball:
         return {
             "pieces": [
                 {

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from excover.studio import library
 from excover.studio.design import Design
 from excover.studio.disassembly import BURR_GRIDS
-from excover.tiling.geometry import SOLID_GRIDS
 
 if TYPE_CHECKING:
     from excover.tiling import Tiling, TilingSolution
@@ -85,10 +84,11 @@ class Listing:
                 "svg": solution_svg(solution, 24.0, each_piece=True),
                 "ascii": solution.ascii(),
             }
-            if self.tiling.grid.name in SOLID_GRIDS:
+            grid = self.tiling.grid
+            if grid.solid:
                 entry["isometric"] = library.isometric_svg(solution)
                 entry["solid"] = library.solid_view(solution)
-                entry["disassembles"] = self.tiling.grid.name in BURR_GRIDS
+                entry["disassembles"] = grid.traits.burrtools in BURR_GRIDS.values()
             drawn.append(entry)
         return drawn
 

@@ -37,6 +37,7 @@ from excover.studio.child import Child, Outbox, answer
 from excover.studio.imports import ImportFailed
 from excover.studio.limits import Limits
 from excover.studio.saving import gzipped
+from excover.tiling.grids import by_burrtools
 
 if TYPE_CHECKING:
     from excover.formats.burrtools import Part, Problem, Puzzle, Shape
@@ -254,7 +255,10 @@ async def make_puzzle(
 #: The studio's grids whose designs become BurrTools puzzles, and how BurrTools moves
 #: their pieces: a flat piece turns over in space (every isometry of the plane), a piece
 #: of cubes is turned, never mirrored.
-DESIGN_GRIDS = {"square": "all", "cube": "rotations"}
+#: :func:`excover.formats.burrtools.design` writes puzzles of BurrTools' grid 0 (cubes),
+#: whose pieces may be drawn as patterns of its grid or of its layers' grid (squares).
+_WRITTEN = by_burrtools(0)
+DESIGN_GRIDS = {_WRITTEN.layer_grid.name: "all", _WRITTEN.name: "rotations"}
 
 
 class _Cells(NamedTuple):
