@@ -4,6 +4,7 @@ k-th divisor of n*n), every cut counted: the long runs behind its new terms.
 Two routes, each resumable after a kill (run the same command again):
 
     python benchmarks/a348453.py N D blocks DIR    # the count by blocks, DIR/T-N-D.blocks
+    python benchmarks/a348453.py N D blocks DIR --staircase   # by rows with a step
     python benchmarks/a348453.py N D apart DIR --parts P --split-at ROWS
 
 ``blocks`` counts by :func:`excover.tiling.cell_frontier.count_partitions` with
@@ -29,8 +30,11 @@ import time
 from pathlib import Path
 
 
-def blocks(n: int, d: int, folder: Path, every: float, max_bytes: int | None) -> int:
-    """T(n, d pieces) by blocks, with its checkpoint in ``folder``."""
+def blocks(
+    n: int, d: int, folder: Path, every: float, max_bytes: int | None, staircase: bool = False
+) -> int:
+    """T(n, d pieces) by blocks, with its checkpoint in ``folder``; ``staircase``: the
+    cells by rows with a step (the right half a row behind: other states at every op)."""
     from excover.tiling.cell_frontier import count_partitions
     from excover.tiling.symmetric_dissections import square_program
 
@@ -44,17 +48,17 @@ def blocks(n: int, d: int, folder: Path, every: float, max_bytes: int | None) ->
             )
 
     found = count_partitions(
-        square_program(n),
+        square_program(n, twin=staircase),
         n * n // d,
         blocks=True,
         max_bytes=max_bytes,
         tick=tick,
-        checkpoint=folder / f"T-{n}-{d}.blocks",
+        checkpoint=folder / f"T-{n}-{d}.blocks{'-staircase' if staircase else ''}",
         checkpoint_every=every,
     )
     print(
-        f"T({n}, {d} pieces) = {found} by blocks ({time.process_time() - started:.1f} s of"
-        " CPU in this run)",
+        f"T({n}, {d} pieces) = {found} by blocks{', by rows with a step' if staircase else ''}"
+        f" ({time.process_time() - started:.1f} s of CPU in this run)",
         flush=True,
     )
     return found
@@ -167,6 +171,11 @@ def main() -> None:
     parser.add_argument("--parts", type=int, default=16)
     parser.add_argument("--split-at", type=int, default=3, help="rows counted before the cut")
     parser.add_argument("--max-bytes", type=int, default=None)
+    parser.add_argument(
+        "--staircase",
+        action="store_true",
+        help="blocks: the cells by rows with a step (another sweep: a second route)",
+    )
     args = parser.parse_args()
     if (args.n * args.n) % args.pieces:
         sys.exit(f"{args.pieces} does not divide {args.n * args.n}")
@@ -177,7 +186,7 @@ def main() -> None:
         flush=True,
     )
     if args.route == "blocks":
-        blocks(args.n, args.pieces, args.folder, args.every, args.max_bytes)
+        blocks(args.n, args.pieces, args.folder, args.every, args.max_bytes, args.staircase)
     else:
         apart(args.n, args.pieces, args.folder, args.parts, args.split_at, args.max_bytes)
 
