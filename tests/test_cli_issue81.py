@@ -143,3 +143,35 @@ def test_a_small_board_is_broken_when_the_scout_does_not_answer(
     found, err = count(capsys, b, "--pieces", p)
     assert found == plain > 0
     assert "symmetry: board group of order 4" in err
+
+
+# ----- excover unique on a board meant to keep holes
+
+
+def test_unique_on_a_board_with_spare_cells_says_what_it_found(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A board larger than its pieces is named as one (not headlined "no solution"), a
+    run without proposals says so and why, and a stop by the listing's default bound is
+    not called a stop by --limit (no limit was given); a --limit given is named."""
+    from excover.tiling import unique
+
+    board = write(tmp_path, "board.txt", "####\n####\n####\n")
+    pieces = "L: [[0,0],[1,0],[1,1]]\nD: [[0,0],[0,1]]\nI: [[0,0],[0,1],[0,2]]\nT: [[0,0],[0,1]]\n"
+    p = write(tmp_path, "pieces.txt", pieces)
+    monkeypatch.setattr(unique, "DEFAULT_LIMIT", 3)
+    assert main(["unique", board, "--pieces", p]) == 1
+    out, err = capsys.readouterr()
+    assert "no solution" not in out
+    assert "a board with 2 spare cells: no tiling covers all 12 cells" in out
+    assert "no proposal found:" in out
+    assert "more than 3 tilings with 2 cells removed" in out
+    assert "stopped by the listing's limit of 3 solutions (the default of --limit" in err
+    assert "stopped by --limit" not in err
+    assert main(["unique", board, "--pieces", p, "--limit", "3"]) == 1
+    assert "stopped by --limit" in capsys.readouterr().err
+    monkeypatch.setattr(unique, "DEFAULT_LIMIT", 10_000)
+    assert main(["unique", board, "--pieces", p]) == 0
+    out, err = capsys.readouterr()
+    assert "no proposal found:\n  removing 2 cells leaves no puzzle with exactly one" in out
+    assert err == ""

@@ -165,7 +165,15 @@ def _run(args: argparse.Namespace) -> int:
         _print(name, report)
     if args.svg is not None:
         _draw(args.svg, report)
-    common.say_stopped(report.stopped_by)
+    if report.stopped_by == "limit" and args.limit is None:
+        # the listing's own bound, not a --limit the user gave
+        print(
+            f"excover: stopped by the listing's limit of {DEFAULT_LIMIT:,} solutions (the "
+            "default of --limit: raise it to search them all); the result is partial",
+            file=sys.stderr,
+        )
+    else:
+        common.say_stopped(report.stopped_by)
     return common.exit_status(report.stopped_by)
 
 
@@ -239,9 +247,21 @@ def _program_problem(path: str, wanted: str | None) -> tuple[str, Tiling]:
 
 
 def _print(name: str, report: Uniqueness) -> None:
-    """The report as text on stdout."""
+    """The report as text on stdout: the solutions of the puzzle as it stands (a board
+    with spare cells, larger than the pieces, said to be one), the proposals of each
+    kind, and, when there is none, that none was found and why."""
     listed = report.solutions
-    if report.listed_all:
+    spare = _spare_cells(report)
+    notes = report.notes
+    if spare is not None:
+        area = len(report.tiling.cells)
+        print(
+            f"{name}: a board with {spare} spare cell{'s' if spare > 1 else ''}: no tiling "
+            f"covers all {area} cells ({report.tiling.obstruction}): only removing cells can "
+            "leave it one"
+        )
+        notes = [note for note in notes if not note.startswith("every cell can be covered")]
+    elif report.listed_all:
         print(f"{name}: {_solutions(listed)}")
     else:
         print(f"{name}: more than {listed:,} solutions (the first {listed:,} listed)")
@@ -257,8 +277,31 @@ def _print(name: str, report: Uniqueness) -> None:
     ):
         if proposals:
             _print_proposals(what, proposals, total)
-    for note in report.notes:
+    if report.unique is None and not report.proposals:
+        print("no proposal found" + (":" if notes else ""))
+        for note in notes:
+            print(f"  {note}")
+        return
+    for note in notes:
         print(note)
+
+
+def _spare_cells(report: Uniqueness) -> int | None:
+    """The cells a board has beyond the pieces' area (a board meant to keep holes,
+    which has no tiling until that many are removed), when it has no tiling for that
+    reason alone: every cell coverable, the pieces too few; else None."""
+    from excover.tiling.tiling import area_obstruction
+
+    tiling = report.tiling
+    if report.solutions or not report.listed_all or report.uncoverable:
+        return None
+    if tiling.obstruction is None:
+        return None
+    area = len(tiling.cells)
+    for spare in range(1, area):
+        if area_obstruction(area - spare, tiling.tiles) is None:
+            return spare
+    return None
 
 
 def _print_proposals(what: str, proposals: list[Proposal], total: int | None) -> None:
