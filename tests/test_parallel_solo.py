@@ -31,7 +31,24 @@ def test_a_short_count_on_workers_starts_no_process(monkeypatch: pytest.MonkeyPa
 @pytest.mark.parametrize("n", [2, 3])
 def test_a_count_that_fans_out_at_once_is_exact(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
     monkeypatch.setattr(run, "SOLO_SECONDS", 0.0)
+    monkeypatch.setattr(workers, "FULL_CORE", 0.0)
     assert queens(10).count(workers=n, method="search", symmetry=False) == 724
+
+
+def test_a_count_that_gets_less_than_a_core_stays_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long count whose process gets less than ``FULL_CORE`` of a core (here: never
+    enough) starts no workers, whose processes a busy machine would not run, and
+    counts alone; so do the parts of a symmetry-broken count."""
+
+    def no_pool(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a pool was started")
+
+    monkeypatch.setattr(run, "SOLO_SECONDS", 0.001)
+    monkeypatch.setattr(workers, "SOLO_SECONDS", 0.0)
+    monkeypatch.setattr(workers, "FULL_CORE", 2.0)
+    monkeypatch.setattr(workers, "new_pool", no_pool)
+    assert queens(11).count(workers=2, method="search", symmetry=False) == 2680
+    assert queens(12).count(workers=2) == 14200
 
 
 @settings(max_examples=examples(24), deadline=None)
@@ -48,6 +65,7 @@ def test_counts_on_workers_are_the_one_worker_counts(
     problem = instance.build()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(run, "SOLO_SECONDS", solo)
+        patch.setattr(workers, "FULL_CORE", 0.0)
         found = problem.count(workers=n, method="search", symmetry=False, engine="bits")
     assert found == len(instance.all_covers()) == problem.count(workers=1, method="search")
 

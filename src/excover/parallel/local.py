@@ -44,6 +44,7 @@ from typing import Any
 from excover.engines import Search
 from excover.errors import LimitReached
 from excover.names import METHOD_TRAITS
+from excover.parallel import workers as processes
 from excover.parallel.board import Board
 from excover.parallel.checkpoint import Checkpoint
 from excover.parallel.cutting import PARTS_PER_SLOT, cut, longest
@@ -58,6 +59,7 @@ from excover.parallel.tasks import (
     solve_task,
 )
 from excover.parallel.tree import State
+from excover.parallel.workers import Pace
 from excover.problem import Problem
 
 __all__ = [
@@ -136,6 +138,8 @@ class LocalRun:
         self.uncuttable: set[int] = set()
         self.cuts = 0
         self.queue: list[int] = []
+        self._pace: Pace | None = None  # the share of a core this process gets alone
+        self._paused = False
 
     @property
     def cuttable(self) -> bool:
@@ -152,9 +156,8 @@ class LocalRun:
         if self.workers == 1:
             yield from self._here()
             return
-        from excover.parallel import workers as processes
-
         if METHOD_TRAITS[self.method].one_search and processes.SOLO_SECONDS > 0:
+            self._pace = processes.Pace()
             yield from self._here(time.monotonic() + processes.SOLO_SECONDS)
         if self.queue:
             yield from self._pooled()
@@ -195,14 +198,17 @@ class LocalRun:
                 yield index, solve_task(self.payload, self.job, sub.forced, sub.forbidden)
                 continue
             yield from self._search_here(index, began, pause)
-            if pause is not None and time.monotonic() >= pause:
+            if self._paused:
                 return
 
     def _search_here(
         self, index: int, began: float, pause: float | None = None
     ) -> Generator[tuple[int, TaskResult] | None]:
         """Count subproblem ``index`` in this process by steps, cut when it runs long;
-        at ``pause``, put it back at the head of the queue (its work so far lost)."""
+        at ``pause``, put it back at the head of the queue (its work so far lost),
+        unless this process gets less than :data:`~excover.parallel.workers.FULL_CORE`
+        of a core (a busy machine: the pool would get no more CPU; it looks again every
+        :data:`~excover.parallel.workers.SOLO_SECONDS`)."""
         sub = self.ledger.subproblems[index]
         cpu = time.process_time()
         small, _ = State.after(load(self.payload)[1], sub.forced, sub.forbidden).reduced()
@@ -231,8 +237,11 @@ class LocalRun:
                 step //= 2
             now = time.monotonic()
             if pause is not None and now >= pause:
-                self.queue.insert(0, index)
-                return
+                if self._pace is None or self._pace.got() >= processes.FULL_CORE:
+                    self.queue.insert(0, index)
+                    self._paused = True
+                    return
+                pause = now + processes.SOLO_SECONDS  # a busy machine: alone a while more
             if self._long(index, now - started, now - began, share):
                 parts = self._cut(index, SOLO_PARTS)
                 if parts is not None:
@@ -264,8 +273,6 @@ class LocalRun:
     # ----- several workers: a process pool
 
     def _pooled(self) -> Generator[tuple[int, TaskResult] | None]:
-        from excover.parallel import workers as processes
-
         began = time.monotonic()
         pool = processes.new_pool(self.workers, self.board)
         running: dict[Future[TaskResult], int] = {}

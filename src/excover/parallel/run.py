@@ -346,8 +346,11 @@ def _count_by_shares(problem: Problem, options: dict[str, Any], workers: int) ->
     The count first runs alone in this process, share after share, for
     :data:`SOLO_SECONDS`: a count that ends by then (most counts of a few hundredths of
     a second), or that has less than as long again to go at its pace so far (by the
-    shares counted and the share walked of the one running), starts no process. Past
-    them, a pool of ``workers - 1`` processes takes
+    shares counted and the share walked of the one running), starts no process; nor
+    does one while this process gets less than :data:`~excover.parallel.workers.
+    FULL_CORE` of a core (a machine busy with other work, whose scheduler would give
+    two processes of this run no more CPU than one: it looks again every
+    :data:`SOLO_SECONDS`). Past them, a pool of ``workers - 1`` processes takes
     the shares not started while this process goes on with the one it runs (nothing is
     counted twice), then takes more of them from the back of the pool's queue, those
     not yet handed to a worker (:meth:`Future.cancel` says which)."""
@@ -357,25 +360,28 @@ def _count_by_shares(problem: Problem, options: dict[str, Any], workers: int) ->
     began = time.monotonic()
     problem.engine_input()  # built once here, inherited by forked workers
     waiting = list(range(shares))
-    solo = SOLO_SECONDS
+    look = began + SOLO_SECONDS  # when to look again whether to start the workers
+    pace = processes.Pace()
     pool = None
     parts: list[Future[int]] = []
     total = 0
     try:
         while waiting:
             search = Search(problem, share=(waiting.pop(0), shares), **options)
-            if pool is None and solo < math.inf:
-                search.deadline = began + solo
+            while pool is None and look < math.inf and not search.stats.complete:
+                search.deadline = look
                 try:
-                    total += search.count()
-                    continue
-                except LimitReached:  # long: the workers take the shares not started
-                    search.deadline = None
-                    if _long(search, shares - len(waiting), time.monotonic() - began, shares):
+                    search.count()
+                except LimitReached:
+                    now = time.monotonic()
+                    if not _long(search, shares - len(waiting), now - began, shares):
+                        look = math.inf  # short after all: on alone
+                    elif pace.got() >= processes.FULL_CORE:  # the workers take the rest
                         pool, parts = _fan_out(problem, options, waiting, shares, workers - 1)
                         waiting = []
-                    else:
-                        solo = math.inf  # short after all: on alone
+                    else:  # a busy machine: a second process would get no more CPU
+                        look = now + max(SOLO_SECONDS, 0.001)
+                search.deadline = None
             total += search.count()
         for part in reversed(parts):  # this process takes what no worker has started
             if part.cancel():

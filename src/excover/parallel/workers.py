@@ -32,10 +32,12 @@ from excover.errors import UsageError
 from excover.parallel.board import Board, attach
 
 __all__ = [
+    "FULL_CORE",
     "SOLO_SECONDS",
     "WATCH_SECONDS",
     "WORKERS_PER_CPU",
     "CpuClock",
+    "Pace",
     "check_workers",
     "cpu_note",
     "ignoring_interrupts",
@@ -57,7 +59,29 @@ _PR_SET_PDEATHSIG = 1
 #: process before it starts its workers.
 SOLO_SECONDS = 0.05
 
+#: The share of a core this process must get, while it runs alone, for a run to start
+#: its workers (:class:`Pace`): on a machine busy with other work, where the run gets
+#: less, its scheduler gives a second process little or nothing more (measured: two
+#: workers got 0.61 cores where one got 0.73), so workers would only slow it.
+FULL_CORE = 0.8
+
 _T = TypeVar("_T")
+
+
+class Pace:
+    """The share of a core this process gets, measured between two looks."""
+
+    def __init__(self) -> None:
+        self.wall = time.monotonic()
+        self.cpu = time.process_time()
+
+    def got(self) -> float:
+        """The CPU time of this process over the wall-clock time since the last look
+        (or since this was made); 1.0 when no time has passed."""
+        wall, cpu = time.monotonic(), time.process_time()
+        share = (cpu - self.cpu) / (wall - self.wall) if wall > self.wall else 1.0
+        self.wall, self.cpu = wall, cpu
+        return share
 
 
 def most_workers() -> int:
@@ -150,21 +174,30 @@ def solo_first(task: Callable[..., _T], calls: Sequence[tuple[Any, ...]], worker
     this one, with no process started for a run that is short: the tasks run here one
     after the other until :data:`SOLO_SECONDS` have passed (a pool and the arguments
     sent to it cost more than a run of a few hundredths of a second), and on here when
-    the tasks left, at the pace so far, take less time again; else a pool
+    the tasks left, at the pace so far, take less time again, or while this process
+    gets less than :data:`FULL_CORE` of a core (looked at again between tasks every
+    :data:`SOLO_SECONDS`); else a pool
     of ``workers - 1`` processes takes the tasks not started, from the first, while this
     process takes them from the last, those no worker has started
     (:meth:`Future.cancel` says which). Ctrl-C or an error stops the workers at once
     (:func:`stop`)."""
     began = time.monotonic()
+    pace = Pace()
     results: list[Any] = [None] * len(calls)
     first = 0
-    while first < len(calls) and (workers < 2 or time.monotonic() - began < SOLO_SECONDS):
+    look = began + SOLO_SECONDS
+    while first < len(calls):
+        if workers >= 2 and time.monotonic() >= look:
+            ran = time.monotonic() - began
+            if first and ran / first * (len(calls) - first) < SOLO_SECONDS:
+                workers = 1  # as long again at most: not worth a pool
+            elif pace.got() >= FULL_CORE:
+                break
+            else:  # a busy machine: a second process would get no more CPU
+                look = time.monotonic() + SOLO_SECONDS
         results[first] = task(*calls[first])
         first += 1
-    ran = time.monotonic() - began
-    if first == len(calls) or (first and ran / first * (len(calls) - first) < SOLO_SECONDS):
-        for k in range(first, len(calls)):  # as long again at most: not worth a pool
-            results[k] = task(*calls[k])
+    if first == len(calls):
         return results
     pool = new_pool(workers - 1)
     try:
