@@ -124,6 +124,7 @@ from excover.studio.imports import MAX_IMPORTS_WAITING, import_design
 from excover.studio.jobs import Job
 from excover.studio.limits import Limits
 from excover.studio.listing import Listing
+from excover.studio.page_grids import page_grids
 from excover.studio.runs import CHECKPOINT_ABOVE, TASKS, Settings
 from excover.studio.web import (
     GONE,
@@ -223,7 +224,8 @@ class Studio:
         return Response(text, media_type=_STATIC[name])
 
     async def catalog(self, request: Request) -> Response:
-        return JSONResponse({"families": await asyncio.to_thread(families)})
+        found = await asyncio.to_thread(families)
+        return JSONResponse({"families": found, **page_grids()})
 
     async def initial_design(self, request: Request) -> Response:
         design = None if self.initial is None else self.initial.to_json()

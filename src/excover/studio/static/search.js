@@ -158,7 +158,7 @@ function drawFound() {
     item.dataset.pieces = found.pieces.join(" ");
     item.title = "load this design: its board and just these pieces";
     const pictures = found.pieces.map((name) =>
-      `<span class="piece-name">${pieceSvg(searched.grid, cells.get(name), LAYERED.has(searched.grid) ? 4 : 6)}${name}</span>`);
+      `<span class="piece-name">${pieceSvg(searched.grid, cells.get(name), layered(searched.grid) ? 4 : 6)}${name}</span>`);
     const scores = Object.entries(found.scores).map(([name, value]) => `${name} ${Array.isArray(value) ? value.join(".") : value}`);
     const solutions = `${found.solutions.toLocaleString("en-US")} solution${found.solutions === 1 ? "" : "s"}`;
     item.innerHTML = `<span class="rank">${rank + 1}.</span>${pictures.join("")}<span class="figures">${[solutions, ...scores].join(" · ")}</span>`;

@@ -20,12 +20,21 @@ const FIRST_FAMILY = {
   prism: "monoprism to triprisms", sphere: "one to three balls", rhombic: "one to three dodecahedra",
   tetraocta: "tetrahedra and octahedron",
 };
-// The grids drawn as a box of layers, and the longest side of their boxes.
-const LAYERED = new Set(["cube", "prism", "sphere", "rhombic", "tetraocta"]);
-const MOST_SIDE = { rhombic: 8 };
+// The grids and the drawings of their layers, as the server describes them
+// (excover.studio.page_grids, sent with the catalog): by grid, whether it is drawn as a
+// box of layers (solid), its layers' drawing, the spots that may hold a cell (mask), its
+// shift steps, whether its drawings turn, the longest side of a board, BurrTools' number;
+// by drawing, where the cells of a frame go and their polygons. Filled by start().
+const GRIDS = {};
+const DRAWINGS = {};
+
+// Whether `grid` is drawn as a box of layers (a solid grid's, or the workshop's voxels).
+function layered(grid) {
+  return GRIDS[grid].solid;
+}
 
 const state = {
-  grid: "square",
+  grid: null,         // the grid of the design (the server's first grid once started)
   families: [],       // [{grid, name, pieces: [{name, cells}]}] from the server, and the page's own
   pieces: {},         // grid -> Map(name -> {cells, count, symmetry})
   job: null,          // {id, task, events} of the run going on
@@ -101,25 +110,22 @@ function save(blob, name) {
 
 // ----- the geometry of the grids -----
 
-// How a layer of `grid` is drawn: triangles on the prism grid, balls on the packings of
-// balls and of rhombic dodecahedra, squares (voxels) on the cube and tetraocta grids.
+// How a layer of `grid` is drawn (a key of DRAWINGS): triangles on the prism grid, discs
+// on the packings of balls and of rhombic dodecahedra, squares (voxels) on the cube and
+// tetraocta grids, a planar grid's own cells.
 function layerGrid(grid) {
-  if (grid === "prism") return "triangle";
-  if (grid === "sphere" || grid === "rhombic") return "ball";
-  return LAYERED.has(grid) ? "square" : grid;
+  return GRIDS[grid].layer;
 }
 
 // Whether cell (x, y) (y: the row from the top) of layer z of a frame `height` rows high
-// may hold a cell of `grid` (excover.studio.cells.on_grid): on the packings a square of
-// the checkerboard, on the tetraocta grid one of BurrTools' voxels that is a cell.
+// may hold a cell of `grid` (excover.studio.cells.on_grid, sent as the spots of a period):
+// on the packings a square of the checkerboard, on the tetraocta grid one of BurrTools'
+// voxels that is a cell.
 function onGrid(grid, x, y, z, height) {
-  const up = height - 1 - y;
-  if (grid === "sphere" || grid === "rhombic") return (x + up + z) % 2 === 0;
-  if (grid !== "tetraocta") return true;
-  const v = [x, up, z], off = v.map((c) => c % 3);
-  const block = v.reduce((n, c) => n + Math.floor(c / 3), 0) % 2;
-  if (off.every((c) => c === 1)) return true;
-  return off.every((c) => c !== 1) && (off.filter((c) => c === 2).length + block) % 2 === 1;
+  const mask = GRIDS[grid].mask;
+  if (!mask) return true;
+  const period = mask.length, up = height - 1 - y;
+  return mask[z % period][up % period][x % period];
 }
 
 // The layers with every cell off the grid made empty, each cell a state: 0 empty, 1
@@ -130,42 +136,23 @@ function masked(grid, layers) {
     (onGrid(grid, x, y, z, rows.length) ? Number(on === true ? 1 : on || 0) : 0))));
 }
 
-// The outline of cell (x, y) of a frame (y: the row from the top) on each grid, for
-// cells of about `size` pixels. Hexagons sit in offset rows (odd rows shifted right by
-// half a hexagon), triangles point up where x + y is even.
-function outline(grid, x, y, size) {
-  if (grid === "ball") {
-    const r = size * 0.48, cx = x * size + size / 2 + 1, cy = y * size + size / 2 + 1;
-    return Array.from({ length: 16 }, (_, k) => [cx + r * Math.cos(k * Math.PI / 8), cy + r * Math.sin(k * Math.PI / 8)]);
-  }
-  if (grid === "hex") {
-    const r = size / Math.sqrt(3), w = size;
-    const cx = x * w + (y % 2) * w / 2 + w / 2 + 1, cy = r + y * 1.5 * r + 1;
-    return [0, 1, 2, 3, 4, 5].map((k) => {
-      const a = Math.PI / 180 * (60 * k - 90);
-      return [cx + r * Math.cos(a), cy + r * Math.sin(a)];
-    });
-  }
-  if (grid === "triangle") {
-    const s = size * 1.25, h = s * Math.sqrt(3) / 2, left = x * s / 2 + 1, top = y * h + 1;
-    if ((x + y) % 2 === 0) return [[left, top + h], [left + s, top + h], [left + s / 2, top]];
-    return [[left, top], [left + s, top], [left + s / 2, top + h]];
-  }
-  return [[x * size + 1, y * size + 1], [(x + 1) * size + 1, y * size + 1],
-    [(x + 1) * size + 1, (y + 1) * size + 1], [x * size + 1, (y + 1) * size + 1]];
+// The outline of cell (x, y) of a frame (y: the row from the top) in the drawing
+// `drawing` (a key of DRAWINGS), for cells of about `size` pixels: the drawing's polygon
+// (of the two, up and down, on alternating grids: triangles point up where x + y is even)
+// at the cell's place (hexagons sit in offset rows, odd rows shifted right by half a
+// hexagon), one pixel in from the frame's corner.
+function outline(drawing, x, y, size) {
+  const { advance, stagger, alternating, polygons } = DRAWINGS[drawing];
+  const left = x * advance[0] + (y % 2) * stagger, top = y * advance[1];
+  const polygon = polygons[alternating ? (x + y) % 2 : 0];
+  return polygon.map(([px, py]) => [(left + px) * size + 1, (top + py) * size + 1]);
 }
 
-// The pixel size of a frame of `width` x `height` cells.
-function extent(grid, width, height, size) {
-  if (grid === "hex") {
-    const r = size / Math.sqrt(3);
-    return [width * size + (height > 1 ? size / 2 : 0) + 2, 2 * r + (height - 1) * 1.5 * r + 2];
-  }
-  if (grid === "triangle") {
-    const s = size * 1.25;
-    return [(width + 1) * s / 2 + 2, height * s * Math.sqrt(3) / 2 + 2];
-  }
-  return [width * size + 2, height * size + 2];
+// The pixel size of a frame of `width` x `height` cells in the drawing `drawing`.
+function extent(drawing, width, height, size) {
+  const { advance, stagger, box } = DRAWINGS[drawing];
+  return [((width - 1) * advance[0] + (height > 1 ? stagger : 0) + box[0]) * size + 2,
+    ((height - 1) * advance[1] + box[1]) * size + 2];
 }
 
 function points(corners) {
@@ -184,7 +171,7 @@ function layerSvg(grid, rows, size, fill) {
 
 // A picture of a piece: its layers side by side on the solid grids, bottom first.
 function pieceSvg(grid, cells, size) {
-  const layers = LAYERED.has(grid) ? cells : [cells];
+  const layers = layered(grid) ? cells : [cells];
   const flat = layerGrid(grid);
   if (layers.length === 1) return layerSvg(flat, layers[0], size, "#5d6f99");
   const [width, height] = extent(flat, layers[0][0].length, layers[0].length, size), gap = 4;
@@ -200,12 +187,6 @@ function pieceSvg(grid, cells, size) {
 
 // The states a cell of a drawing takes, as the design and BurrTools write them.
 const STATE_CHARS = [".", "*", "+"];
-// The steps a drawing shifts by on each grid, along x, y (the rows) and z (the layers),
-// so that a cell lands on a cell of the same kind (a hexagon's row parity, a
-// triangle's pointing, a ball's checkerboard colour, a tetraocta voxel's block).
-const SHIFT_STEPS = { hex: [1, 2, 1], triangle: [2, 2, 1], prism: [2, 2, 1], sphere: [2, 2, 2], rhombic: [2, 2, 2], tetraocta: [6, 6, 6] };
-// The grids whose drawings turn and mirror cell by cell (squares, cubes, voxels).
-const TURNING = new Set(["square", "cube", "voxels"]);
 
 class Editor {
   // `element`: where the cells go; `size`: pixels a cell; `changed`: called after edits.
@@ -215,7 +196,7 @@ class Editor {
     this.element = element;
     this.size = size;
     this.changed = changed;
-    this.grid = "square";
+    this.grid = Object.keys(GRIDS)[0]; // the server's first grid (start() reads them first)
     this.layers = [[[1]]]; // bottom first; each rows (top first) of cell states
     this.layer = 0;
     this.tool = 1;
@@ -303,7 +284,7 @@ class Editor {
   // solid grids).
   drawing() {
     const layers = this.layers.map((rows) => rows.map((row) => row.map((on) => STATE_CHARS[on]).join("")));
-    return LAYERED.has(this.grid) ? layers : layers[0];
+    return layered(this.grid) ? layers : layers[0];
   }
 
   cells() {
@@ -411,7 +392,7 @@ function editorTools(editor, prefix, options) {
   const sizes = () => ["x", "y", "z"].map((a, k) => {
     const input = get(a);
     const fallback = [editor.width, editor.height, editor.depth][k];
-    if (k === 2 && !LAYERED.has(editor.grid)) return 1;
+    if (k === 2 && !layered(editor.grid)) return 1;
     return Math.max(1, Math.min(options.most, Math.floor(Number(input.value)) || fallback));
   });
   if (options.size) get("resize").onclick = () => editor.resize(...sizes());
@@ -436,7 +417,10 @@ function editorTools(editor, prefix, options) {
     get("down").onclick = () => showLayer(editor.layer - 1);
   }
   if (options.transforms) {
-    const step = (axis) => (SHIFT_STEPS[editor.grid] || [1, 1, 1])[axis];
+    // the steps a drawing shifts by along x, y (the rows) and z (the layers), so that a
+    // cell lands on a cell of the same kind (a hexagon's row parity, a triangle's
+    // pointing, a ball's checkerboard colour, a tetraocta voxel's block)
+    const step = (axis) => GRIDS[editor.grid].shift[axis];
     for (const button of tools.querySelectorAll("[data-rotate]")) button.onclick = () => editor.rotate(Number(button.dataset.rotate));
     for (const button of tools.querySelectorAll("[data-mirror]")) button.onclick = () => editor.mirror(Number(button.dataset.mirror));
     for (const button of tools.querySelectorAll("[data-shift]")) {
@@ -444,9 +428,8 @@ function editorTools(editor, prefix, options) {
     }
   }
   tools.update = () => {
-    const layered = LAYERED.has(editor.grid);
-    tools.dataset.layered = layered;
-    tools.dataset.turning = TURNING.has(editor.grid);
+    tools.dataset.layered = layered(editor.grid);
+    tools.dataset.turning = GRIDS[editor.grid].turning; // squares, cubes, voxels
     if (options.size) {
       get("x").value = editor.width;
       get("y").value = editor.height;
@@ -466,7 +449,7 @@ function frame(width, height, depth, value) {
 }
 
 function parsed(grid, cells) {
-  const layers = LAYERED.has(grid) ? cells : [cells];
+  const layers = layered(grid) ? cells : [cells];
   return layers.map((rows) => rows.map((row) => [...row].map((c) => c === "*")));
 }
 
@@ -475,10 +458,9 @@ let drawn = null; // the Editor of one's own piece
 
 function sizeInputs() {
   const clamp = (v, most) => Math.max(1, Math.min(most, Math.floor(Number(v)) || 1));
-  const layered = LAYERED.has(state.grid);
-  const most = MOST_SIDE[state.grid] || (layered ? 16 : 64);
+  const most = GRIDS[state.grid].max_side;
   return [clamp($("board-width").value, most), clamp($("board-height").value, most),
-    layered ? clamp($("board-depth").value, most) : 1];
+    layered(state.grid) ? clamp($("board-depth").value, most) : 1];
 }
 
 function layerChoices(select, count, chosen) {
@@ -503,7 +485,7 @@ function boardChanged() {
   $("layer-count").textContent = `of ${board.depth} (1: the bottom)`;
   const preview = $("board-layers");
   preview.replaceChildren();
-  if (LAYERED.has(board.grid)) {
+  if (layered(board.grid)) {
     const rows = board.drawing();
     preview.innerHTML = rows.map((layer) => layerSvg(layerGrid(board.grid), layer, 8, "#7b8bb0")).join("");
     isometricSoon();
@@ -518,7 +500,7 @@ function isometricSoon() {
   clearTimeout(isometricTimer);
   isometricTimer = setTimeout(async () => {
     const grid = board.grid;
-    if (!LAYERED.has(grid) || !board.cells()) {
+    if (!layered(grid) || !board.cells()) {
       $("board-isometric").replaceChildren();
       return;
     }
@@ -534,7 +516,7 @@ function isometricSoon() {
 function setGrid(grid) {
   state.grid = grid;
   document.body.dataset.grid = grid;
-  document.body.dataset.layered = LAYERED.has(grid);
+  document.body.dataset.layered = layered(grid);
   $("grid").value = grid;
 }
 
@@ -583,7 +565,7 @@ function drawPieces() {
     const box = document.createElement("div");
     box.className = isUsed(piece.count) ? "piece used" : "piece";
     box.dataset.name = name;
-    box.innerHTML = pieceSvg(state.grid, piece.cells, LAYERED.has(state.grid) ? 8 : 10) + `<span class="name">${name}</span>`;
+    box.innerHTML = pieceSvg(state.grid, piece.cells, layered(state.grid) ? 8 : 10) + `<span class="name">${name}</span>`;
     const input = document.createElement("input");
     input.value = piece.count;
     input.title = "copies: a number, LO..HI, or any";
@@ -629,7 +611,7 @@ function design() {
 }
 
 function cellCount(grid, cells) {
-  const layers = LAYERED.has(grid) ? cells : [cells];
+  const layers = layered(grid) ? cells : [cells];
   return layers.reduce((n, rows) => n + rows.reduce((m, row) => m + [...row].filter((c) => c === "*").length, 0), 0);
 }
 
@@ -655,7 +637,7 @@ function ownFamily(grid, name, pieces) {
 }
 
 function loadDesign(loaded, name) {
-  const grid = loaded.grid || "square";
+  const grid = loaded.grid || Object.keys(GRIDS)[0];
   setGrid(grid);
   const pieces = piecesOf(grid);
   for (const piece of pieces.values()) piece.count = "0";
@@ -675,7 +657,7 @@ function loadDesign(loaded, name) {
   board.layer = 0;
   board.set(grid, parsed(grid, loaded.board), true);
   drawFamilies(extra.length ? "from the file" : undefined);
-  drawn.set(grid, frame(4, 4, LAYERED.has(grid) ? 3 : 1, false), false);
+  drawn.set(grid, frame(4, 4, layered(grid) ? 3 : 1, false), false);
   $("file-name").textContent = name || "";
 }
 
@@ -1505,7 +1487,7 @@ function wire() {
     board.layer = 0;
     newBoard(grid);
     drawn.layer = 0;
-    drawn.set(grid, frame(4, 4, LAYERED.has(grid) ? 3 : 1, false), false);
+    drawn.set(grid, frame(4, 4, layered(grid) ? 3 : 1, false), false);
     drawFamilies();
   };
   $("new-board").onclick = () => newBoard(state.grid);
@@ -1570,13 +1552,16 @@ function wire() {
 }
 
 async function start() {
+  const { families, grids, drawings } = await api("GET", "api/catalog");
+  Object.assign(GRIDS, grids);
+  Object.assign(DRAWINGS, drawings);
   wire();
-  const { families } = await api("GET", "api/catalog");
   state.families = families;
   for (const family of families) for (const piece of family.pieces) addPiece(family.grid, piece.name, piece.cells, "0");
-  setGrid("square");
-  board.set("square", frame(...sizeInputs(), true), false);
-  drawn.set("square", frame(4, 4, 1, false), false);
+  const first = Object.keys(GRIDS)[0];
+  setGrid(first);
+  board.set(first, frame(...sizeInputs(), true), false);
+  drawn.set(first, frame(4, 4, 1, false), false);
   drawFamilies();
   const initial = await api("GET", "api/initial");
   if (initial.design) loadDesign(initial.design, initial.name);

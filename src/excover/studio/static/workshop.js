@@ -9,12 +9,17 @@
 // showPuzzle, shapePicture, ...).
 "use strict";
 
-// BurrTools' grids (its number) as the editor draws their voxels: cubes as squares,
-// prisms as triangles, spheres on a checkerboard as the studio's balls, tetrahedra-
-// octahedra as the studio's voxels; rhombic dodecahedra as plain voxels (BurrTools' 48
-// voxels a dodecahedron).
-const BURR_EDIT_GRIDS = { 0: "cube", 1: "prism", 2: "sphere", 3: "voxels", 4: "tetraocta" };
-LAYERED.add("voxels");
+// The grid (a key of GRIDS) as which the editor draws the voxels of BurrTools' grid
+// `number`: the studio's grid of that number whose spots are its voxels (cubes as
+// squares, prisms as triangles, spheres on a checkerboard as the studio's balls,
+// tetrahedra-octahedra as the studio's voxels), else plain voxels (rhombic dodecahedra:
+// BurrTools' 48 voxels a dodecahedron), as the server names them.
+function burrEditGrid(number) {
+  const found = Object.entries(GRIDS).find(([, grid]) => grid.burrtools === number && grid.spot_cells === 1);
+  return found ? found[0] : PLAIN_VOXELS;
+}
+// The server's name of the plain voxels (excover.studio.page_grids.VOXELS).
+const PLAIN_VOXELS = "voxels";
 // The longest side of a shape drawn here (the server's MAX_SIDE), and the most voxels of
 // its box (MAX_VOLUME).
 const SHAPE_SIDE = 64;
@@ -33,7 +38,7 @@ const shop = {
 // on top), as the panel draws shapes: on every grid but the prisms', whose triangles
 // point up where x + y is even with y downwards, as BurrTools draws them.
 function upwards(grid) {
-  return grid !== "prism";
+  return !DRAWINGS[GRIDS[grid].layer].alternating;
 }
 
 // The layers (bottom first, rows top first) of a shape's states (BurrTools' order: x
@@ -59,10 +64,10 @@ function editorStates(editor) {
 // BurrTools' grid when every voxel of the shape is a cell of it, else plain voxels
 // (nothing is lost).
 function editGrid(size, states) {
-  const grid = BURR_EDIT_GRIDS[burr.puzzle.grid] || "voxels";
+  const grid = burrEditGrid(burr.puzzle.grid);
   const layers = shapeLayers(size, states, upwards(grid));
   const fits = layers.every((rows, z) => rows.every((row, y) => row.every((v, x) => !v || onGrid(grid, x, y, z, rows.length))));
-  return fits ? [grid, layers] : ["voxels", shapeLayers(size, states)];
+  return fits ? [grid, layers] : [PLAIN_VOXELS, shapeLayers(size, states)];
 }
 
 function workshopSay(text) {
