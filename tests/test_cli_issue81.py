@@ -4,6 +4,7 @@ the plain one, and says so; ``--no-break-symmetry`` counts the plain way."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,55 @@ def test_unique_on_a_board_with_spare_cells_says_what_it_found(
     out, err = capsys.readouterr()
     assert "no proposal found:\n  removing 2 cells leaves no puzzle with exactly one" in out
     assert err == ""
+
+
+# ----- excover estimate: never dearer than the count without saying so
+
+
+@pytest.mark.parametrize("cheap_count", [True, False])
+def test_estimate_counts_when_the_count_is_cheaper(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    cheap_count: bool,
+) -> None:
+    """When the first estimate prices the count below the probes, the figures are the
+    count's, exact, and the output says why; otherwise they are the probes' as before
+    (the same seed, the same figures). The price of the probes is fixed here, so that the
+    choice does not depend on the machine's speed."""
+    from excover.cli.exact_cover import commands
+    from excover.tiling import Tiling
+
+    board = ("#" * 10 + "\n") * 6
+    b = write(tmp_path, "board.txt", board)
+    p = write(tmp_path, "pieces.txt", PENTOMINOES)
+    price = float("inf") if cheap_count else 0.0
+    monkeypatch.setattr(commands, "_probes_cost", lambda spent, first, samples: price)
+    assert main(["estimate", b, "--pieces", p, "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    estimate = document["estimate"]
+    if cheap_count:
+        assert estimate["exact"] is True and estimate["solutions"] == 9356
+        assert main(["estimate", b, "--pieces", p]) == 0
+        out = capsys.readouterr().out
+        assert "solutions: 9,356\n" in out and "the tree was counted instead of probed" in out
+    else:
+        problem = Tiling.from_text(board, PENTOMINOES).problem
+        assert estimate["exact"] is False
+        assert estimate["solutions"] == problem.estimate(1000, seed=0).solutions
+
+
+def test_few_samples_are_the_first_estimate(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """No more probes than the first estimate's: that estimate, never a count."""
+    from excover.tiling import Tiling
+
+    board = ("#" * 10 + "\n") * 6
+    b = write(tmp_path, "board.txt", board)
+    p = write(tmp_path, "pieces.txt", PENTOMINOES)
+    assert main(["estimate", b, "--pieces", p, "--samples", "50", "--json"]) == 0
+    estimate = json.loads(capsys.readouterr().out)["estimate"]
+    problem = Tiling.from_text(board, PENTOMINOES).problem
+    assert estimate["exact"] is False
+    assert estimate["solutions"] == problem.estimate(50, seed=0).solutions

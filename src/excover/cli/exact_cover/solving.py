@@ -50,6 +50,7 @@ __all__ = [
     "Outcome",
     "check_method_flags",
     "count",
+    "count_plain",
     "orchestrator_request",
     "solutions",
 ]
@@ -163,6 +164,16 @@ def count(
 
     check_method_flags(args, counting=True)
     request = orchestrator_request(args, symmetry=symmetry, totals=totals)
+    return orchestrate.count(problem, request)
+
+
+def count_plain(problem: Problem, max_nodes: int, deadline: float | None) -> Outcome:
+    """Count the solutions of ``problem`` by one plain search (no symmetry, no race),
+    within ``max_nodes`` nodes and ``deadline``: ``excover estimate``'s count when it
+    is cheaper than the probes."""
+    from excover.solving import orchestrate
+
+    request = Request(SEARCH_METHOD, symmetry=False, max_nodes=max_nodes, deadline=deadline)
     return orchestrate.count(problem, request)
 
 
