@@ -228,3 +228,19 @@ def test_few_samples_are_the_first_estimate(
     problem = Tiling.from_text(board, PENTOMINOES).problem
     assert estimate["exact"] is False
     assert estimate["solutions"] == problem.estimate(50, seed=0).solutions
+
+
+def test_a_stored_count_of_ranged_pieces_is_explained(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A BurrTools problem whose piece counts are ranges says, beside its stored count,
+    that an older BurrTools stored more for such problems (SolidSixPieceBurrs' 1,063
+    against 588); one without ranges does not."""
+    data = Path(__file__).parent / "data" / "burrtools"
+    assert main(["count", str(data / "variable.xmpuzzle"), "--up-to-symmetry"]) == 0
+    err = capsys.readouterr().err
+    assert "stored in the file: 26" in err
+    assert "its piece counts are ranges" in err and "stores 1,063" in err
+    assert main(["count", str(data / "rotations.xmpuzzle")]) == 0
+    err = capsys.readouterr().err
+    assert "stored in the file: 15" in err and "its piece counts are ranges" not in err

@@ -14,6 +14,15 @@ from excover.solving import ExactCover
 
 __all__ = ["read_cover"]
 
+#: What a stored count of a problem whose piece counts are ranges counts: an older
+#: BurrTools counted classes under the result's rotations alone there (docs/files.md).
+_RANGES = (
+    "its piece counts are ranges, for which a file solved by an older BurrTools may store "
+    "more: that one identified mirror images only without ranges, its classes under the "
+    "rotations alone (SolidSixPieceBurrs stores 1,063 where today's BurrTools and "
+    "--up-to-symmetry find 588: docs/files.md)"
+)
+
 
 def read_cover(
     data: bytes, source: str, number: int | None, up_to_symmetry: bool = False
@@ -33,13 +42,16 @@ def read_cover(
         )
     if problem.assemblies is not None and problem.state == 2:
         stored = f"BurrTools' count of assemblies, stored in the file: {problem.assemblies}"
+        ranges = f"; {_RANGES}" if any(part.lo < part.hi for part in problem.parts) else ""
         if up_to_symmetry:
-            notes.append(f"{stored} (both count classes of assemblies under the symmetries)")
+            notes.append(
+                f"{stored} (both count classes of assemblies under the symmetries{ranges})"
+            )
         else:
             notes.append(
                 f"{stored} (BurrTools counts one assembly per class under the result's "
                 "symmetries; excover counts every assembly, symmetric ones separately: "
-                "--up-to-symmetry counts as BurrTools does)"
+                f"--up-to-symmetry counts as BurrTools does{ranges})"
             )
     if notes:
         print(f"excover: {source}: {'; '.join(notes)}", file=sys.stderr)
