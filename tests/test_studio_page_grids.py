@@ -145,3 +145,23 @@ def test_the_page_names_no_grid() -> None:
         if re.search(rf"""["'`]({names})["'`]""", line)
     ]
     assert not found, "\n".join(found)
+
+
+def test_the_family_shown_first_is_the_one_the_page_showed() -> None:
+    """The catalog marks the family the page shows first where it is not the grid's first."""
+    from excover.studio.catalog import families
+
+    old = {
+        "square": "pentominoes",
+        "hex": "monohex to trihexes",
+        "triangle": "moniamond to triamond",
+        "cube": "Soma pieces",
+        "prism": "monoprism to triprisms",
+        "sphere": "one to three balls",
+        "rhombic": "one to three dodecahedra",
+        "tetraocta": "tetrahedra and octahedron",
+    }
+    for grid, name in old.items():
+        on_grid_ = [f for f in families() if f["grid"] == grid]
+        marked = [f["name"] for f in on_grid_ if f["first"]]
+        assert (marked[0] if marked else on_grid_[0]["name"]) == name

@@ -54,11 +54,14 @@ def _lettered(prefix: str, shapes: Sequence[Shape]) -> dict[str, Shape]:
     return {f"{prefix}{string.ascii_lowercase[k]}": s for k, s in enumerate(shapes)}
 
 
-def _family(grid: str, name: str, pieces: dict[str, Shape], symmetry: str) -> dict[str, Any]:
+def _family(
+    grid: str, name: str, pieces: dict[str, Shape], symmetry: str, first: bool = False
+) -> dict[str, Any]:
     return {
         "grid": grid,
         "name": name,
         "symmetry": symmetry,
+        "first": first,
         "pieces": [{"name": n, "cells": cells_json(grid, drawing(p))} for n, p in pieces.items()],
     }
 
@@ -69,7 +72,8 @@ def families() -> list[dict[str, Any]]:
     "pentominoes", "symmetry": "all", "pieces": [{"name": "F", "cells": [...]}, ...]},
     ...]``, the cells drawn as a design draws them (:mod:`excover.studio.cells`);
     ``symmetry`` is the one the family's pieces get by default (the Soma pieces are
-    turned but not mirrored)."""
+    turned but not mirrored); ``first`` marks the family the page shows first on its
+    grid (the pentominoes, the Soma pieces; else the grid's first family)."""
     square: list[tuple[str, dict[str, Shape]]] = [
         ("monomino and domino", {"M1": polyominoes(1)[0], "D2": polyominoes(2)[0]}),
         ("trominoes", numbered("Tr", polyominoes(3))),
@@ -96,11 +100,13 @@ def families() -> list[dict[str, Any]]:
         ("tetracubes", cubes[4]),
         ("pentacubes", cubes[5]),
     ]
-    found = [_family("square", name, pieces, "all") for name, pieces in square]
+    found = [
+        _family("square", name, pieces, "all", name == "pentominoes") for name, pieces in square
+    ]
     found += [_family("triangle", name, pieces, "all") for name, pieces in triangle]
     found += [_family("hex", name, pieces, "all") for name, pieces in hexagonal]
     found += [_family("cube", name, pieces, "all") for name, pieces in cubic]
-    found.append(_family("cube", "Soma pieces", dict(soma_pieces()), "rotations"))
+    found.append(_family("cube", "Soma pieces", dict(soma_pieces()), "rotations", True))
     prisms = {n: _lettered(f"P{n}", polyprisms(n)) for n in range(1, 5)}
     spheres = {n: _lettered(f"S{n}", polyspheres(n)) for n in range(1, 5)}
     rhombics = {n: _lettered(f"R{n}", polyrhombic_dodecahedra(n)) for n in range(1, 5)}

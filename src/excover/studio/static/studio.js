@@ -14,12 +14,6 @@ const FRAMES = {
   square: [10, 6, 1], hex: [5, 5, 1], triangle: [8, 4, 1], cube: [3, 3, 3],
   prism: [6, 2, 2], sphere: [5, 5, 3], rhombic: [3, 3, 2], tetraocta: [6, 6, 3],
 };
-// The family shown first on each grid.
-const FIRST_FAMILY = {
-  square: "pentominoes", hex: "monohex to trihexes", triangle: "moniamond to triamond", cube: "Soma pieces",
-  prism: "monoprism to triprisms", sphere: "one to three balls", rhombic: "one to three dodecahedra",
-  tetraocta: "tetrahedra and octahedron",
-};
 // The grids and the drawings of their layers, as the server describes them
 // (excover.studio.page_grids, sent with the catalog): by grid, whether it is drawn as a
 // box of layers (solid), its layers' drawing, the spots that may hold a cell (mask), its
@@ -593,7 +587,9 @@ function drawFamilies(selected) {
     option.value = option.textContent = family.name;
     select.appendChild(option);
   }
-  select.value = selected || FIRST_FAMILY[state.grid];
+  // the family the server marks to show first on the grid, else the grid's first one
+  const first = familiesOf(state.grid).find((f) => f.first);
+  select.value = selected || (first ? first.name : "");
   if (!select.value && select.options.length) select.selectedIndex = 0;
   drawPieces();
 }
