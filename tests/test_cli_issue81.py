@@ -244,3 +244,45 @@ def test_a_stored_count_of_ranged_pieces_is_explained(
     assert main(["count", str(data / "rotations.xmpuzzle")]) == 0
     err = capsys.readouterr().err
     assert "stored in the file: 15" in err and "its piece counts are ranges" not in err
+
+
+# ----- excover solve --stl --gap
+
+
+@pytest.mark.parametrize("gap", [None, 0.3, 0.0])
+def test_solve_writes_a_solution_as_stl_one_body_a_piece(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, gap: float | None
+) -> None:
+    """``--stl OUT`` writes the first tiling, each piece its own closed body of five
+    10 mm cells, its faces moved in by half the gap (0.2 mm by default), so that a
+    reader of the file finds the 12 bodies apart; with ``--gap 0`` the pieces touch
+    and a reader merging equal points no longer does."""
+    trimesh = pytest.importorskip("trimesh")
+    b = write(tmp_path, "board.txt", ("#" * 10 + "\n") * 6)
+    p = write(tmp_path, "pieces.txt", PENTOMINOES)
+    out = tmp_path / "solution.stl"
+    flags = [] if gap is None else ["--gap", str(gap)]
+    assert main(["solve", b, "--pieces", p, "--limit", "1", "--stl", str(out), *flags]) == 0
+    err = capsys.readouterr().err
+    assert f"solution 1 written in {out}" in err
+    bodies = trimesh.load(str(out)).split(only_watertight=False)
+    if gap == 0.0:
+        assert len(bodies) != 12 and "apart" not in err
+        return
+    assert len(bodies) == 12 and all(body.is_watertight for body in bodies)
+    assert all(4000 < body.volume < 5000 for body in bodies)
+    assert f"{0.2 if gap is None else gap:g} mm apart" in err
+
+
+def test_stl_and_gap_are_refused_where_they_do_not_apply(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    b = write(tmp_path, "board.txt", "##\n")
+    p = write(tmp_path, "pieces.txt", "D: [[0,0],[0,1]]\n")
+    assert main(["solve", b, "--pieces", p, "--gap", "0.2"]) == 2
+    assert "--gap goes with --stl" in capsys.readouterr().err
+    assert main(["solve", b, "--pieces", p, "--stl", str(tmp_path / "x.stl"), "--gap", "3"]) == 2
+    assert "--gap must be at least 0 and under 2.5" in capsys.readouterr().err
+    dlx = write(tmp_path, "p.dlx", "| a\na\n")
+    assert main(["solve", dlx, "--stl", str(tmp_path / "x.stl")]) == 2
+    assert "is not a board with --pieces" in capsys.readouterr().err

@@ -40,8 +40,8 @@ def decode_input(data: bytes, name: str) -> str:
         raise UsageError(f"cannot read {name}: not UTF-8 text") from None
 
 
-def write_file(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` (for ``--svg`` and the like), whole
+def write_file(path: str, text: str | bytes) -> None:
+    """Write ``text`` (or bytes: ``--stl``) to ``path`` (for ``--svg`` and the like), whole
     (:func:`excover.atomic.write_whole`); failures are usage errors."""
     from excover.atomic import write_whole  # on use: most runs write no file
 

@@ -41,7 +41,8 @@ def read_board(
     frontier count folds its states, as :meth:`Tiling.count` does. For ``excover count``
     it fills in ``source.totals`` with :meth:`Tiling.total`: a count of every tiling then
     breaks the board's symmetry by default, as :meth:`Tiling.count`, a ``.cmb`` count and
-    the studio do (``--no-break-symmetry`` counts the plain way). Without
+    the studio do (``--no-break-symmetry`` counts the plain way). For ``excover solve``
+    it fills in ``source.mesh``: a solution's STL file (``--stl``, ``--gap``). Without
     ``source.pieces``, the BurrTools puzzle ``source.file`` (:func:`read_puzzle`)."""
     if source.pieces is None:
         return read_puzzle(source)
@@ -58,6 +59,14 @@ def read_board(
         drawn = tiling.decode(solution)
         return drawn.svg(each_piece=True) if svg else drawn.ascii().rstrip("\n")
 
+    if source.command == "solve":
+
+        def mesh(solution: list[int], gap: float) -> bytes:
+            from excover.tiling.mesh import solution_stl
+
+            return solution_stl(tiling.decode(solution), gap)
+
+        source.mesh = mesh
     method = source.method
     if source.command == "count":
         source.totals = _board_total(tiling, source.route)

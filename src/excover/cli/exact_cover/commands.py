@@ -112,12 +112,21 @@ _PREPROCESS_WITH_SYMMETRY = (
 def run_solve(args: argparse.Namespace) -> int:
     """``excover solve``: each solution printed as soon as it is found."""
     from excover.cli.exact_cover import solving
+    from excover.cli.exact_cover.problem_input import ProblemSource
 
     request = CoverRequest.read(args)
-    problem, draw = load_problem(args)
+    source = ProblemSource(args)
+    problem, draw = load_problem(args, source)
     svg: str | None = args.svg  # the first solution's picture
     if svg is not None and draw is None:
         raise UsageError(_nothing_to_draw(args.file))
+    stl: str | None = args.stl  # the first solution's assembly, to print
+    apart = _gap(args.gap, stl)
+    if stl is not None and source.mesh is None:
+        raise UsageError(
+            f"--stl: {args.file} is not a board with --pieces: only a tiling's solution is "
+            "written as STL"
+        )
     out = sys.stdout
     stream = common.JsonStream(out, "solve") if request.json else None
     found = 0
@@ -129,6 +138,14 @@ def run_solve(args: argparse.Namespace) -> int:
             common.write_file(svg, draw(solution, True))
             if not request.quiet:
                 print(f"excover: solution 1 drawn in {svg}", file=sys.stderr)
+        if found == 1 and stl is not None and source.mesh is not None:
+            common.write_file(stl, source.mesh(solution, apart))
+            if not request.quiet:
+                spacing = f", {apart:g} mm apart" if apart else ""
+                print(
+                    f"excover: solution 1 written in {stl} (one closed body a piece{spacing})",
+                    file=sys.stderr,
+                )
         if stream is not None:
             items = [problem.option_items(option) for option in solution]
             stream.add({"options": solution, "items": items})
@@ -166,6 +183,25 @@ def _nothing_to_draw(path: str) -> str:
         "solve BOARD --pieces PIECES --svg OUT') or the first assembly of a BurrTools "
         ".xmpuzzle file, and a .cmb program draws its tilings with 'solve dlx NAME svg \"OUT\"'"
     )
+
+
+#: ``--gap``'s default, in millimetres: enough for a reader of the STL file to find each
+#: piece a body of its own (touching faces merge) and for printed pieces to fit.
+STL_GAP = 0.2
+
+
+def _gap(gap: float | None, stl: str | None) -> float:
+    """``--gap MM``, checked before the search: with ``--stl``, from 0 to under a quarter
+    of the 10 mm cells (a triangle keeps a body); :data:`STL_GAP` when not given."""
+    import math
+
+    if gap is None:
+        return STL_GAP
+    if stl is None:
+        raise UsageError("--gap goes with --stl (the gap between the printed pieces)")
+    if not (math.isfinite(gap) and 0 <= gap < 2.5):
+        raise UsageError(f"--gap must be at least 0 and under 2.5 (mm, cells of 10), not {gap:g}")
+    return gap
 
 
 def run_dimacs(args: argparse.Namespace) -> int:

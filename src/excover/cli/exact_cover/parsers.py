@@ -252,6 +252,22 @@ def _add_solve(commands: Any, read_board: BoardReader) -> None:
         "with --pieces: draw the first tiling found as SVG to OUT; with a BurrTools "
         ".xmpuzzle file: its first assembly, pieces pulled apart in an isometric view",
     )
+    solve.add_argument(
+        "--stl",
+        metavar="OUT",
+        help="with --pieces: write the first tiling found to OUT as a binary STL file to "
+        "print, each piece its own closed (watertight) body where the tiling puts it, "
+        "cells of 10 mm (needs the mesh extra: pip install 'excover[mesh]')",
+    )
+    solve.add_argument(
+        "--gap",
+        type=float,
+        metavar="MM",
+        help="with --stl: millimetres left between pieces that touch (each face moved "
+        "MM/2 inward; from 0 to under 2.5; default 0.2), so that a program reading the "
+        "file finds each piece a watertight body of its own and printed pieces fit; 0: "
+        "the pieces touch face to face, and a reader merging equal points sees one mesh",
+    )
     common.add_refused(
         solve,
         {

@@ -39,11 +39,13 @@ class ProblemSource:
     The board reader fills in ``totals``: how a count of every tiling uses the board's symmetry
     (:meth:`excover.tiling.Tiling.total`, which ``count`` hands the orchestrator so that
     a count of a board breaks its group by default, as a ``.cmb`` count does), None for
-    any other problem."""
+    any other problem; and ``mesh``, the STL file of a tiling's solution with a gap in
+    millimetres (``solve --stl``), None for any other problem."""
 
     __slots__ = (
         "command",
         "file",
+        "mesh",
         "method",
         "multiplicity",
         "no_reflections",
@@ -67,6 +69,7 @@ class ProblemSource:
         self.svg: str | None = getattr(args, "svg", None)
         self.up_to_symmetry = bool(getattr(args, "up_to_symmetry", False))
         self.totals: Totals | None = None
+        self.mesh: Callable[[list[int], float], bytes] | None = None
 
 
 def read_problem(path: str, number: int | None = None, up_to_symmetry: bool = False) -> ExactCover:
