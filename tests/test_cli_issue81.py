@@ -286,3 +286,27 @@ def test_stl_and_gap_are_refused_where_they_do_not_apply(
     dlx = write(tmp_path, "p.dlx", "| a\na\n")
     assert main(["solve", dlx, "--stl", str(tmp_path / "x.stl")]) == 2
     assert "is not a board with --pieces" in capsys.readouterr().err
+
+
+def test_a_run_on_workers_short_of_cores_says_the_cpu_time_it_got(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A count on 2 workers that got under one core's worth of CPU time says so on
+    stderr, with that time; one that got its cores, a run on one worker and --quiet
+    say nothing (issue 81 item 4: where the machine gives less than two cores)."""
+    from excover.cli.options import RunOptions
+    from excover.cli.status import say_cpu
+
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    short = {"cpu_seconds": 2.19, "cores": 0.91, "cores_asked": 2}
+    say_cpu(RunOptions("count"), short)
+    note = capsys.readouterr().err
+    assert "2.19 s of CPU time" in note and "0.91 of the 2 cores" in note
+    for run, stats in (
+        (RunOptions("count"), {"cpu_seconds": 4.0, "cores": 1.95, "cores_asked": 2}),
+        (RunOptions("count"), {"cpu_seconds": 1.0, "cores": 0.9, "cores_asked": 1}),
+        (RunOptions("count", quiet=True), short),
+        (RunOptions("count"), {"seconds": 1.0}),
+    ):
+        say_cpu(run, stats)
+        assert capsys.readouterr().err == ""

@@ -89,6 +89,7 @@ from excover.cli.status import STOPS as STOPS
 from excover.cli.status import error_line as error_line
 from excover.cli.status import exit_status as exit_status
 from excover.cli.status import exit_statuses as exit_statuses
+from excover.cli.status import say_cpu as say_cpu
 from excover.cli.status import say_method as say_method
 from excover.cli.status import say_route as say_route
 from excover.cli.status import say_stopped as say_stopped

@@ -93,6 +93,7 @@ def finish(outcome: Outcome, run: RunOptions) -> int:
         common.say_method(run, outcome.method, outcome.engine)
         if outcome.route is not None:
             common.say_route(run, outcome.route)
+        common.say_cpu(run, outcome.stats)
     count = run.counting
     if outcome.stopped_by not in (None, "limit") or (outcome.stopped_by == "limit" and count):
         # a listing that printed the N solutions --limit asked for is what was asked for

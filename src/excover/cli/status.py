@@ -69,6 +69,19 @@ def say_method(run: RunOptions, method: str, engine: str | None) -> None:
     print(f"excover: method {method}" + (f", {engine}" if engine else ""), file=sys.stderr)
 
 
+def say_cpu(run: RunOptions, stats: dict[str, Any]) -> None:
+    """Tell on stderr, unless ``--quiet``, that a run on workers got less CPU time than
+    the cores it asked for (a busy machine), with the CPU time it got: its wall-clock
+    time then says little of the speed on free cores (:func:`excover.parallel.workers.cpu_note`)."""
+    if run.quiet or "cores_asked" not in stats:
+        return
+    from excover.parallel.workers import cpu_note
+
+    note = cpu_note(stats)
+    if note is not None:
+        print(f"excover: note: {note}", file=sys.stderr)
+
+
 def say_route(run: RunOptions, route: dict[str, Any]) -> None:
     """Tell on stderr which counting route finished, why, and each route's time, unless
     ``--quiet``."""

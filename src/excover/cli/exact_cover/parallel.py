@@ -20,7 +20,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from excover.cli.cluster import connect_dask
-from excover.cli.common import document, exact, say_method
+from excover.cli.common import document, exact, say_cpu, say_method
 from excover.cli.exact_cover.task_flags import SPLIT_AFTER
 from excover.errors import UsageError
 from excover.names import METHOD_TRAITS
@@ -139,6 +139,7 @@ def _print(outcome: SplitOutcome, args: CoverRequest, stats: dict[str, Any]) -> 
     sys.stdout.flush()
     if not args.json:
         say_method(args, method, engine)
+        say_cpu(args, outcome.stats)
 
 
 def _cut_short(outcome: SplitOutcome, args: CoverRequest) -> int:
