@@ -50,25 +50,14 @@ from _burnside import (
     symmetric_classes,
 )
 
-#: A145835(1..10), the compositions of the n x n grid graph (Knopfmacher and Mays;
-#: Frank Simon, 2011-2012), as the OEIS entry lists them.
-A145835 = (
-    1,
-    12,
-    1434,
-    1691690,
-    19719299768,
-    2271230282824746,
-    2584855762327078145444,
-    29068227444022728740767607050,
-    3230042572278849047360048508956727420,
-    3546545075986984198328715750838554116235343894,
-)
+from excover.sequences.known import KNOWN
 
-#: A291806(1..4) as read in the entry (John Mason, 2017). Its comment's "one-sided"
-#: tilings, 1, 5, 222, 213315, are not the classes under the rotations alone (1, 5, 371,
-#: 423,302 by the fixed counts, and by the brute force): they are not checked.
-A291806 = (1, 5, 216, 212987)
+#: A145835(1..10) and A291806(1..5), the published terms (excover.sequences.known, with
+#: their sources). A291806's comment's "one-sided" tilings, 1, 5, 222, 213315, are not the
+#: classes under the rotations alone (1, 5, 371, 423,302 by the fixed counts, and by the
+#: brute force): they are not checked.
+A145835 = KNOWN["A145835"]
+A291806 = KNOWN["A291806"]
 
 #: The second routes: (name in the ledger, the symmetry or group, how it is counted).
 SECOND_ROUTES = (
