@@ -740,7 +740,7 @@ async function run(task) {
     $("solution").replaceChildren();
     $("gallery").replaceChildren();
     $("downloads").hidden = $("pager").hidden = $("views").hidden = true;
-    state.listing = { id, total: 0, page: 0, chosen: 0, entries: [] };
+    state.listing = { id, first: task === "first", total: 0, page: 0, chosen: 0, entries: [] };
   } else {
     $("result-count").textContent = "";
     $("result-count").removeAttribute("data-count");
@@ -891,7 +891,7 @@ async function showPage(page, chosen) {
   const listing = state.listing;
   if (!listing) return;
   const found = await api("GET", `api/listings/${listing.id}?start=${page * PER_PAGE}&count=${PER_PAGE}`);
-  Object.assign(listing, { total: found.total, page, entries: found.solutions, chosen });
+  Object.assign(listing, { total: found.total, stopped: listing.first || Boolean(found.stopped_by), page, entries: found.solutions, chosen });
   const pages = Math.max(1, Math.ceil(found.total / PER_PAGE));
   $("pager").hidden = found.total <= PER_PAGE;
   $("page-caption").textContent = `page ${page + 1} of ${pages} (${found.total.toLocaleString("en-US")} solutions${found.stopped_by ? ", stopped at a limit" : ""})`;
@@ -925,7 +925,11 @@ function choose(index) {
   const isometric = entry.isometric && view() === "isometric";
   const svg = isometric ? entry.isometric : entry.svg;
   $("views").hidden = !entry.isometric;
-  $("solution-caption").textContent = `Solution ${index + 1} of ${listing.total.toLocaleString("en-US")}:`;
+  // a listing cut short (Solve, or a limit) knows only a lower bound of the solutions
+  const total = listing.total.toLocaleString("en-US");
+  $("solution-caption").textContent = listing.stopped
+    ? `Solution ${index + 1} of at least ${total} (the listing stopped there; Count tells how many):`
+    : `Solution ${index + 1} of ${total}:`;
   if (entry.solid && view() === "3d") {
     const shown = solidView(entry.solid);
     $("solution").replaceChildren(shown);
