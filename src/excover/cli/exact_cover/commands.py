@@ -222,6 +222,7 @@ def run_estimate(args: argparse.Namespace) -> int:
     """``excover estimate``."""
     import math
 
+    from excover.cli.exact_cover.parsers import ESTIMATE_SAMPLES
     from excover.cli.outcome import ENGINE_NAMES, UPDATES
     from excover.engines import pick_engine
 
@@ -234,7 +235,10 @@ def run_estimate(args: argparse.Namespace) -> int:
     problem = load_problem(args)[0]
     try:
         with common.deadline(run.time_left()):
-            guess, counted = _estimate(problem, args.samples, args.seed, run)
+            if args.samples is None:  # the default: a count where it costs less
+                guess, counted = _estimate(problem, ESTIMATE_SAMPLES, args.seed, run)
+            else:  # the probes asked for
+                guess, counted = problem.estimate(args.samples, seed=args.seed), None
     except common.TimeUp:
         print("excover: stopped by --timeout before the estimate was done", file=sys.stderr)
         return common.EXIT_LIMIT

@@ -323,9 +323,9 @@ def _add_estimate(commands: Any, read_board: BoardReader) -> None:
     estimate.add_argument(
         "--samples",
         type=common.positive_int,
-        default=ESTIMATE_SAMPLES,
         metavar="N",
-        help="random probes (default: %(default)s)",
+        help=f"random probes (default: {ESTIMATE_SAMPLES}, or an exact count instead where "
+        "counting costs less than the probes; given, the probes run as asked)",
     )
     estimate.add_argument(
         "--seed",
