@@ -222,7 +222,6 @@ def run_estimate(args: argparse.Namespace) -> int:
     """``excover estimate``."""
     import math
 
-    from excover.cli.exact_cover.parsers import ESTIMATE_SAMPLES
     from excover.cli.outcome import ENGINE_NAMES, UPDATES
     from excover.engines import pick_engine
 
@@ -236,7 +235,7 @@ def run_estimate(args: argparse.Namespace) -> int:
     try:
         with common.deadline(run.time_left()):
             if args.samples is None:  # the default: a count where it costs less
-                guess, counted = _estimate(problem, ESTIMATE_SAMPLES, args.seed, run)
+                guess, counted = _estimate(problem, args.default_samples, args.seed, run)
             else:  # the probes asked for
                 guess, counted = problem.estimate(args.samples, seed=args.seed), None
     except common.TimeUp:

@@ -327,6 +327,7 @@ def _add_estimate(commands: Any, read_board: BoardReader) -> None:
         help=f"random probes (default: {ESTIMATE_SAMPLES}, or an exact count instead where "
         "counting costs less than the probes; given, the probes run as asked)",
     )
+    estimate.set_defaults(default_samples=ESTIMATE_SAMPLES)
     estimate.add_argument(
         "--seed",
         type=int,
