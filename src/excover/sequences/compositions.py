@@ -45,7 +45,7 @@ from excover.solving import ExactCover
 __all__ = [
     "MAX_N",
     "MOBIUS",
-    "Classes",
+    "CompositionClasses",
     "compositions",
     "connected_sets",
     "count_compositions",
@@ -174,7 +174,7 @@ def count_compositions(n: int, *, timeout: float | None = None) -> int:
     return count_fixed_dissections(n, "Id", tick=_ticking(deadline))
 
 
-class Classes(NamedTuple):
+class CompositionClasses(NamedTuple):
     """The classes of the compositions of the n x n square under its symmetries
     (A291806), those with a symmetry (A291807), the compositions with none, and the
     compositions each group fixes (by the names of :data:`MOBIUS` and of the square's
@@ -186,7 +186,7 @@ class Classes(NamedTuple):
     fixed: dict[str, int]
 
 
-def fixed(n: int, *, timeout: float | None = None) -> Classes:
+def fixed(n: int, *, timeout: float | None = None) -> CompositionClasses:
     """A291806(n) and A291807(n) from the compositions fixed by each of the square's
     symmetries and by its two Klein four-groups (the module's text), each counted by a
     frontier over the quotient board; past ``timeout`` seconds (for the whole),
@@ -232,4 +232,4 @@ def fixed(n: int, *, timeout: float | None = None) -> Classes:
     if asymmetric % len(SYMMETRIES) or asymmetric < 0:
         raise AssertionError(f"{asymmetric} compositions with no symmetry, not a multiple of 8")
     symmetric = classes - asymmetric // len(SYMMETRIES)
-    return Classes(classes, symmetric, asymmetric, counts)
+    return CompositionClasses(classes, symmetric, asymmetric, counts)

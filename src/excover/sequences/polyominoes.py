@@ -33,7 +33,13 @@ from excover.deadlines import check, check_deadline
 from excover.errors import UsageError
 from excover.solving import ExactCover
 
-__all__ = ["MAX_N", "Classes", "classes_by_dissections", "square_by_ominoes", "square_by_pieces"]
+__all__ = [
+    "MAX_N",
+    "DissectionClasses",
+    "classes_by_dissections",
+    "square_by_ominoes",
+    "square_by_pieces",
+]
 
 #: The largest ``n`` whose exact cover :func:`square_by_ominoes` builds: at 10, its
 #: 1,397,318 options (14 million nodes) take 22 s and 1.3 GB to build, and each n more
@@ -74,7 +80,7 @@ def square_by_pieces(n: int, size: int, *, deadline: float | None = None) -> Exa
     return problem
 
 
-class Classes(NamedTuple):
+class DissectionClasses(NamedTuple):
     """A term counted by :func:`classes_by_dissections`: the classes, the dissections
     of the square (the tilings the identity fixes), the tilings each other symmetry of
     the square fixes, and the CPU seconds of each part."""
@@ -91,7 +97,7 @@ def classes_by_dissections(
     *,
     tick: Callable[[int, int, int], None] | None = None,
     timeout: float | None = None,
-) -> Classes:
+) -> DissectionClasses:
     """A328020(n) by Burnside's lemma (see the module's text): the square's dissections
     into n-cell pieces (``tick`` hears of their count's progress, as for
     :func:`excover.tiling.count_dissections`) plus the tilings fixed by each of the 7
@@ -128,6 +134,6 @@ def classes_by_dissections(
     if total % len(elements):  # pragma: no cover - Burnside's lemma says it divides
         raise AssertionError(f"{total} fixed tilings for a group of {len(elements)}")
     done = time.process_time()
-    return Classes(
+    return DissectionClasses(
         total // len(elements), dissections, tuple(fixed), counted - started, done - counted
     )
