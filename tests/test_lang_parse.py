@@ -104,7 +104,7 @@ def test_every_statement_form() -> None:
     assert kinds == [
         "PatternDecl", "Pattern3Decl", "Pattern3Decl", "TilesDecl", "TilesDecl",
         "ProblemDecl", "ProblemDecl", "ProblemDecl", "Assert", "Assert", "Print", "Solve",
-        "Solve", "Solve", "All", "All", "Count", "Count", "Dimacs", "Flag", "Flag", "Exit",
+        "Solve", "Solve", "All", "All", "Count", "Count", "Dimacs", "Switch", "Switch", "Exit",
     ]  # fmt: skip
     tiles = program.statements[3]
     assert isinstance(tiles, s.TilesDecl)
@@ -125,7 +125,7 @@ def test_every_statement_form() -> None:
     count = program.statements[16]
     assert isinstance(count, s.Count) and count.algo.solver == "ext:kissat -q"
     flags = program.statements[19:21]
-    assert [(f.flag, f.on) for f in flags if isinstance(f, s.Flag)] == [
+    assert [(f.flag, f.on) for f in flags if isinstance(f, s.Switch)] == [
         ("debug", True),
         ("timing", False),
     ]

@@ -80,7 +80,7 @@ _LABELS = {"search": "DLX", "zdd": "ZDD", "sat": "SAT", "auto": "AUTO"}
 ALARM_GRACE = 1.0
 
 #: The statements :meth:`Interpreter.declare` runs.
-_DECLARATIONS = (s.PatternDecl, s.Pattern3Decl, s.TilesDecl, s.ProblemDecl, s.Flag)
+_DECLARATIONS = (s.PatternDecl, s.Pattern3Decl, s.TilesDecl, s.ProblemDecl, s.Switch)
 
 
 class Interpreter:
@@ -212,7 +212,7 @@ class Interpreter:
             self._problem(st)
         elif isinstance(st, s.Assert):
             self._assert(st)
-        elif isinstance(st, s.Flag):
+        elif isinstance(st, s.Switch):
             setattr(self, st.flag, st.on)
         elif isinstance(st, s.Print):
             self._print(st)

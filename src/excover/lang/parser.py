@@ -454,7 +454,7 @@ class _Builder:
         if kind == "dimacs":
             return s.Dimacs(pos, str(kids[1]), _string(kids[2], self.pos(kids[2])))
         if kind == "flag":
-            return s.Flag(pos, str(kids[0]), kids[1] == "on")
+            return s.Switch(pos, str(kids[0]), kids[1] == "on")
         assert kind == "exit_", kind
         return s.Exit(pos)
 

@@ -25,7 +25,6 @@ __all__ = [
     "Equal",
     "Exit",
     "Expr",
-    "Flag",
     "Pattern3Decl",
     "PatternDecl",
     "Print",
@@ -35,6 +34,7 @@ __all__ = [
     "Shift",
     "Solve",
     "Statement",
+    "Switch",
     "TileSpec",
     "TilesDecl",
     "TilesRef",
@@ -298,7 +298,7 @@ class Dimacs:
 
 
 @dataclass(frozen=True)
-class Flag:
+class Switch:
     """``debug on|off`` or ``timing on|off``."""
 
     pos: Pos
@@ -324,6 +324,6 @@ Statement = (
     | All
     | Count
     | Dimacs
-    | Flag
+    | Switch
     | Exit
 )
