@@ -31,7 +31,7 @@ from excover.tiling import (
     rhombic_dodecahedron,
 )
 from excover.tiling.catalog import polyforms
-from excover.tiling.grids import GRIDS, Grid, Group
+from excover.tiling.grids import GRIDS, Grid, IsometryGroup
 
 Voxel = tuple[int, ...]
 Point = tuple[Fraction, ...]
@@ -206,7 +206,7 @@ def test_every_grid_group_is_closed_and_has_inverses(name: str) -> None:
     at import); the checked constructor and inverses confirm that they are groups."""
     grid = GRIDS[name]
     for group in (grid.isometries, grid.rotations, grid.trivial):
-        assert Group(group.name, group.elements) == group  # raises if a product is missing
+        assert IsometryGroup(group.name, group.elements) == group  # raises if a product is missing
         assert all((g * g.inverse()).is_identity() for g in group)
     assert grid.rotations.is_subgroup_of(grid.isometries)
     assert len(grid.isometries) in (len(grid.rotations), 2 * len(grid.rotations))

@@ -11,8 +11,8 @@ from excover import UsageError
 from excover.tiling import (
     ID,
     ROT90,
-    Group,
     HexPattern,
+    IsometryGroup,
     Pattern,
     Pattern3,
     Tile,
@@ -42,7 +42,7 @@ from excover.tiling.tile import Multiplicity
         (lambda: Tiling("**", 3), "list of Tile objects"),  # type: ignore[arg-type]
         (lambda: Tiling("**", Tile("*")), "list of Tile objects"),  # type: ignore[arg-type]
         (lambda: ROT90((1, 2, 3)), "Rot90 acts on cells of 2 coordinates"),
-        (lambda: Group("g", [ID, 1]), "1 is not an Isometry"),  # type: ignore[list-item]
+        (lambda: IsometryGroup("g", [ID, 1]), "1 is not an Isometry"),  # type: ignore[list-item]
     ],
 )
 def test_bad_arguments_are_usage_errors(make: Callable[[], object], message: str) -> None:

@@ -6,7 +6,7 @@ The public names::
     HexPattern, TrianglePattern  patterns of the hexagonal and triangular grids
     PrismPattern, SpherePattern, RhombicPattern, TetraOctaPattern   patterns of BurrTools'
                                  solid grids (:mod:`excover.tiling.solids`)
-    Isometry, Group, Grid        isometries, groups of them, the grids they act on
+    Isometry, IsometryGroup, Grid   isometries, groups of them, the grids they act on
     D4, D4_SUBGROUPS, ID, ROT90, ... the dihedral group of the square, named
     SQUARE, CUBE, HEX, TRIANGLE  the plane grids and the cube's
     PRISM, SPHERE, RHOMBIC, TETRAOCTA   BurrTools' other solid grids

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from excover.errors import UsageError
-from excover.tiling.grids import CUBE, GRIDS, SPHERE, SQUARE, Coords, Grid, Group
+from excover.tiling.grids import CUBE, GRIDS, SPHERE, SQUARE, Coords, Grid, IsometryGroup
 from excover.tiling.pattern import Pattern, Pattern3
 from excover.tiling.polyform import HexPattern, TrianglePattern
 from excover.tiling.solids import (
@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 
-def _stacked(group: Group) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def _stacked(group: IsometryGroup) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The matrices (transposed) and offsets of the isometries of ``group``, stacked."""
     matrices = np.array([g.matrix for g in group], dtype=np.int64).transpose(0, 2, 1)
     offsets = np.array([g.offset for g in group], dtype=np.int64)
@@ -244,7 +244,7 @@ def soma_pieces() -> dict[str, Pattern3]:
 def tiles(
     shapes: Mapping[str, Shape] | Iterable[Shape],
     multiplicity: Multiplicity = "one",
-    symmetry: str | Group = "all",
+    symmetry: str | IsometryGroup = "all",
 ) -> list[Tile]:
     """Tiles from named shapes (a dict, names kept) or from a list of shapes (named
     ``s0``, ``s1``, ...), all with the same multiplicity and symmetry."""

@@ -38,7 +38,7 @@ from excover.tiling.catalog import (
     soma_pieces,
     tetrominoes,
 )
-from excover.tiling.grids import CUBE, GRIDS, SQUARE, Grid, Group, Isometry
+from excover.tiling.grids import CUBE, GRIDS, SQUARE, Grid, Isometry, IsometryGroup
 from excover.tiling.pattern import Pattern, Pattern3
 from excover.tiling.tile import Shape
 
@@ -206,7 +206,7 @@ def board_symmetries(board: Shape, catalog: Catalog) -> list[tuple[Isometry, tup
     return found
 
 
-def class_key(grid: Grid, coords: np.ndarray, group: Group) -> bytes:
+def class_key(grid: Grid, coords: np.ndarray, group: IsometryGroup) -> bytes:
     """The canonical form of a shape under ``group``: the smallest of its normalised
     images, as bytes (equal for two shapes exactly when one is the other moved)."""
     return min(grid.normalize(g.apply(coords)).tobytes() for g in group)

@@ -33,8 +33,8 @@ cells and how BurrTools numbers them; these grids use the same integer geometry)
   vertex make an octahedron of the tetrahedral-octahedral honeycomb. Isometries: the 48
   of the cube. Translations: multiples of 3 whose thirds sum to an even number.
 
-An :class:`Isometry` is an affine map ``x -> M x + t`` on coordinates; a :class:`Group`
-is a finite set of isometries of one grid closed under composition.
+An :class:`Isometry` is an affine map ``x -> M x + t`` on coordinates; an
+:class:`IsometryGroup` is a finite set of isometries of one grid closed under composition.
 
 Each grid carries its traits (:class:`GridTraits`, ``grid.traits``): whether its cells are
 solids and how they are drawn (an :class:`~excover.tiling.outlines.Outline` in the plane, a
@@ -96,8 +96,8 @@ __all__ = [
     "VERT_REFL",
     "Grid",
     "GridTraits",
-    "Group",
     "Isometry",
+    "IsometryGroup",
     "by_burrtools",
     "grid_names",
 ]
@@ -177,7 +177,7 @@ class Isometry:
         return self.name
 
 
-class Group:
+class IsometryGroup:
     """A finite group of isometries of one grid, with a name; iterable, sized, and
     supporting ``in``, ``==`` (same elements) and :meth:`is_subgroup_of`."""
 
@@ -204,7 +204,7 @@ class Group:
         self.elements = tuple(unique)
 
     @classmethod
-    def _closed(cls, name: str, elements: Iterable[Isometry]) -> Group:
+    def _closed(cls, name: str, elements: Iterable[Isometry]) -> IsometryGroup:
         """The group of ``elements``, which the caller builds closed (a grid's own
         isometries and their subgroups): the check of every product, n squared
         compositions, is left out, as the grids are made when excover's tiling package is
@@ -225,20 +225,20 @@ class Group:
         return element in self.elements
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Group):
+        if not isinstance(other, IsometryGroup):
             return NotImplemented
         return self.grid == other.grid and set(self.elements) == set(other.elements)
 
     def __hash__(self) -> int:
         return hash((self.grid, frozenset(self.elements)))
 
-    def is_subgroup_of(self, other: Group) -> bool:
+    def is_subgroup_of(self, other: IsometryGroup) -> bool:
         """True when every element of this group belongs to ``other``."""
         return all(element in other for element in self.elements)
 
     def __repr__(self) -> str:
         names = ", ".join(element.name for element in self.elements)
-        return f"<Group {self.name} of the {self.grid} grid: {names}>"
+        return f"<IsometryGroup {self.name} of the {self.grid} grid: {names}>"
 
 
 Map = tuple[Matrix, tuple[int, ...]]
@@ -342,11 +342,13 @@ class Grid:
         self._by_map: dict[tuple[Matrix, tuple[int, ...]], Isometry] = {}
         for matrix, offset in maps:
             self._by_map[matrix, offset] = Isometry(name, matrix, offset, namer(matrix, offset))
-        self.isometries = Group._closed("all", self._by_map.values())
-        self.rotations = Group._closed(
+        self.isometries = IsometryGroup._closed("all", self._by_map.values())
+        self.rotations = IsometryGroup._closed(
             "rotations", [g for g in self.isometries if g.determinant == 1]
         )
-        self.trivial = Group._closed("none", [g for g in self.isometries if g.is_identity()])
+        self.trivial = IsometryGroup._closed(
+            "none", [g for g in self.isometries if g.is_identity()]
+        )
 
     @property
     def solid(self) -> bool:
@@ -424,10 +426,10 @@ class Grid:
         except KeyError:
             raise UsageError(f"no isometry {matrix} + {offset} on the {self.name} grid") from None
 
-    def group(self, spec: str | Group) -> Group:
+    def group(self, spec: str | IsometryGroup) -> IsometryGroup:
         """The group named by ``spec`` ("none", "rotations", "all" or, on the square grid,
         the name of a subgroup of D4), or ``spec`` itself when it is a group of this grid."""
-        if isinstance(spec, Group):
+        if isinstance(spec, IsometryGroup):
             if spec.grid != self.name:
                 raise UsageError(
                     f"the group {spec.name!r} acts on the {spec.grid} grid, "
@@ -440,7 +442,7 @@ class Grid:
         if not isinstance(spec, str) or spec not in named:
             raise UsageError(
                 f"unknown symmetry {spec!r} on the {self.name} grid; "
-                f"choose one of {', '.join(named)} or a Group"
+                f"choose one of {', '.join(named)} or an IsometryGroup"
             )
         return named[spec]
 
@@ -459,13 +461,13 @@ class Grid:
         result: Coords = moved[order]
         return result
 
-    def symmetries(self, coords: Coords) -> Group:
+    def symmetries(self, coords: Coords) -> IsometryGroup:
         """The isometries of the grid mapping a set of cells onto a translate of itself."""
         shape = self.normalize(coords)
         kept = [
             g for g in self.isometries if np.array_equal(self.normalize(g.apply(coords)), shape)
         ]
-        return Group("symmetries", kept)
+        return IsometryGroup("symmetries", kept)
 
     def shift(self, coords: Coords) -> Coords:
         """The translation :meth:`normalize` subtracts from a non-empty set of cells."""
@@ -746,15 +748,15 @@ DIAG2_REFL = _d4("Diag2Refl")
 D4 = SQUARE.isometries
 
 #: The 10 subgroups of D4 by name.
-D4_SUBGROUPS: dict[str, Group] = {
-    "none": Group("none", [ID]),
-    "rot180": Group("rot180", [ID, ROT180]),
-    "vertical": Group("vertical", [ID, VERT_REFL]),
-    "horizontal": Group("horizontal", [ID, HORIZ_REFL]),
-    "diag1": Group("diag1", [ID, DIAG1_REFL]),
-    "diag2": Group("diag2", [ID, DIAG2_REFL]),
-    "rotations": Group("rotations", [ID, ROT90, ROT180, ROT270]),
-    "axes": Group("axes", [ID, ROT180, VERT_REFL, HORIZ_REFL]),
-    "diagonals": Group("diagonals", [ID, ROT180, DIAG1_REFL, DIAG2_REFL]),
+D4_SUBGROUPS: dict[str, IsometryGroup] = {
+    "none": IsometryGroup("none", [ID]),
+    "rot180": IsometryGroup("rot180", [ID, ROT180]),
+    "vertical": IsometryGroup("vertical", [ID, VERT_REFL]),
+    "horizontal": IsometryGroup("horizontal", [ID, HORIZ_REFL]),
+    "diag1": IsometryGroup("diag1", [ID, DIAG1_REFL]),
+    "diag2": IsometryGroup("diag2", [ID, DIAG2_REFL]),
+    "rotations": IsometryGroup("rotations", [ID, ROT90, ROT180, ROT270]),
+    "axes": IsometryGroup("axes", [ID, ROT180, VERT_REFL, HORIZ_REFL]),
+    "diagonals": IsometryGroup("diagonals", [ID, ROT180, DIAG1_REFL, DIAG2_REFL]),
     "all": D4,
 }

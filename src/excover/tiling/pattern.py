@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from excover.errors import FormatError, UsageError
 from excover.formats.text import read_text
-from excover.tiling.grids import CUBE, SQUARE, Coords, Grid, Group, Isometry
+from excover.tiling.grids import CUBE, SQUARE, Coords, Grid, Isometry, IsometryGroup
 
 __all__ = ["CELL_CHARS", "HOLE_CHARS", "Pattern", "Pattern3", "drawing_lines"]
 
@@ -242,7 +242,7 @@ class _ArrayPattern:
         low, high = coords.min(axis=0), coords.max(axis=0) + 1
         return type(self)(self._array[tuple(slice(a, b) for a, b in zip(low, high, strict=True))])
 
-    def symmetries(self) -> Group:
+    def symmetries(self) -> IsometryGroup:
         """The isometries of the grid mapping the pattern onto a translate of itself."""
         return self.grid.symmetries(self.coords())
 

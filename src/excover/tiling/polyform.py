@@ -29,8 +29,8 @@ from excover.tiling.grids import (
     TRIANGLE,
     Coords,
     Grid,
-    Group,
     Isometry,
+    IsometryGroup,
     triangle_cell,
     triangle_spot,
 )
@@ -122,7 +122,7 @@ class _CellSet:
         """The canonical translate of the pattern (see :meth:`Grid.normalize`)."""
         return type(self)(self.grid.normalize(self.coords()).tolist())
 
-    def symmetries(self) -> Group:
+    def symmetries(self) -> IsometryGroup:
         """The isometries of the grid mapping the pattern onto a translate of itself."""
         return self.grid.symmetries(self.coords())
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from excover.errors import UsageError
-from excover.tiling.grids import Coords, Grid, Group, Isometry
+from excover.tiling.grids import Coords, Grid, Isometry, IsometryGroup
 
 __all__ = ["Multiplicity", "Shape", "Tile", "bounds"]
 
@@ -69,7 +69,7 @@ class Tile:
     a count, or a range ``(lo, hi)`` also written ``"lo..hi"``. ``symmetry`` names the
     isometries the tile may be moved by: ``"none"`` (translations only), ``"rotations"``,
     ``"all"`` (rotations and reflections), a subgroup name of D4 on the square grid, or a
-    :class:`Group`.
+    :class:`IsometryGroup`.
     """
 
     def __init__(
@@ -77,7 +77,7 @@ class Tile:
         shape: Shape | str,
         name: str | None = None,
         multiplicity: Multiplicity = "one",
-        symmetry: str | Group = "all",
+        symmetry: str | IsometryGroup = "all",
     ) -> None:
         if isinstance(shape, str):
             from excover.tiling.pattern import Pattern
