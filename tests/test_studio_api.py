@@ -22,7 +22,7 @@ from starlette.testclient import TestClient
 from excover.studio.app import MAX_BODY, MAX_JOBS, PENDING_SECONDS, create_app
 from excover.studio.catalog import families
 from excover.studio.cells import LAYERED
-from excover.studio.design import Design
+from excover.studio.design import StudioDesign
 from excover.studio.program import from_cmb
 from excover.tiling import pentominoes
 
@@ -208,7 +208,7 @@ def test_export_then_import_gives_the_same_design(client: TestClient) -> None:
     assert "attachment" in program.headers["content-disposition"]
     opened = client.post("/api/import", content=program.content)
     assert opened.status_code == 200, opened.text
-    assert Design.from_json(opened.json()["design"]) == Design.from_json(design)
+    assert StudioDesign.from_json(opened.json()["design"]) == StudioDesign.from_json(design)
 
 
 # ----- runs -----
@@ -227,7 +227,7 @@ def test_first_solution_tiles_the_board(client: TestClient) -> None:
 
 def test_counts_agree_with_the_library(client: TestClient) -> None:
     design = pentomino_design(20, 3)
-    tiling = Design.from_json(design).tiling()
+    tiling = StudioDesign.from_json(design).tiling()
     count = run(client, design, "count")
     assert int(count["count"]) == tiling.count() == 8  # 8 packings of the 3x20 box
     classes = run(client, design, "count_symmetry")
@@ -327,7 +327,7 @@ def test_a_list_of_solutions_is_paged_and_exported_in_the_cli_schema(client: Tes
     document = client.get(f"/api/listings/{key}/json").json()
     jsonschema.Draft202012Validator(schema()).validate(document)
     assert document["command"] == "solve" and document["complete"] and document["count"] == 8
-    tiling = Design.from_json(design).tiling()
+    tiling = StudioDesign.from_json(design).tiling()
     expected = {solution.ascii() for solution in tiling.solutions()}
     assert {"\n".join(entry["grid"]) for entry in document["solutions"]} == expected
     problem = tiling.problem
@@ -418,7 +418,7 @@ def test_a_stopped_count_resumes_even_when_the_race_would_finish_it(tmp_path: An
     from excover.studio.runs import Settings, _checkpoint_path
 
     design = pentomino_design(20, 3)
-    problem = Design.from_json(design).tiling().problem
+    problem = StudioDesign.from_json(design).tiling().problem
     path = _checkpoint_path(Settings(checkpoints=str(tmp_path)), fingerprint(problem))
     assert path is not None
     state = new_checkpoint(problem, path)
@@ -501,7 +501,7 @@ def test_stl_files_of_the_pieces_and_of_a_solution(client: TestClient) -> None:
     from excover.tiling.mesh import solution_mesh
 
     (found,) = client.get(f"/api/listings/{key}/json").json()["solutions"]
-    solution = Design.from_json(design).tiling().decode(found["options"])
+    solution = StudioDesign.from_json(design).tiling().decode(found["options"])
     bodies = solution_mesh(solution).split(only_watertight=False)  # one body a piece
     assert len(bodies) == 7 and all(body.is_watertight for body in bodies)
     assert len(whole.faces) == sum(len(body.faces) for body in bodies)

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import excover
 from excover.studio.cells import cmb_pattern, drawing, shape
-from excover.studio.design import Design, DesignError
+from excover.studio.design import StudioDesign, StudioDesignError
 from excover.studio.program import from_cmb
 from excover.tiling import Tile, Tiling, polyhexes, polyiamonds, soma_pieces
 from excover.tiling.grids import HEX_BASIS, TRIANGLE_NORMALS
@@ -184,7 +184,7 @@ def lozenges() -> dict[str, Any]:
 def test_a_program_of_each_grid_counts_as_the_library(
     make: Any, counts: tuple[int, int | None], tmp_path: Path
 ) -> None:
-    design = Design.from_json(make())
+    design = StudioDesign.from_json(make())
     tiling = design.tiling()
     total, classes = tiling.count(), tiling.count(up_to_symmetry=True)
     assert total == counts[0]  # published: examples/*.cmb name their sources
@@ -201,11 +201,11 @@ def test_the_library_builds_the_same_problems_by_itself() -> None:
 
     ring_board = HexPattern.from_ascii("  * * *\n * * * *\n* * . * *\n * * * *\n  * * *")
     trihexes = [Tile(p, f"t{k}", "any") for k, p in enumerate(polyhexes(3))]
-    assert Tiling(ring_board, trihexes).count() == Design.from_json(ring()).tiling().count()
+    assert Tiling(ring_board, trihexes).count() == StudioDesign.from_json(ring()).tiling().count()
     hexagon = TrianglePattern.from_ascii("..*****\n.*******\n.*******\n..*****")
     (lozenge,) = polyiamonds(2)
     library = Tiling(hexagon, [Tile(lozenge, "l", "any")]).count(up_to_symmetry=True)
-    assert library == Design.from_json(lozenges()).tiling().count(up_to_symmetry=True)
+    assert library == StudioDesign.from_json(lozenges()).tiling().count(up_to_symmetry=True)
 
 
 @pytest.mark.parametrize(
@@ -224,8 +224,8 @@ def test_the_library_builds_the_same_problems_by_itself() -> None:
 )
 def test_bad_designs_name_the_field_at_fault(change: dict[str, Any], where: str) -> None:
     data = {"board": ["**"], "pieces": [{"name": "d", "cells": ["**"]}], **change}
-    with pytest.raises(DesignError) as refused:
-        Design.from_json(data)
+    with pytest.raises(StudioDesignError) as refused:
+        StudioDesign.from_json(data)
     assert refused.value.where == where
 
 

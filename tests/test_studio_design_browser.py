@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page
 from test_studio_browser import browser, page, result, server, set_count  # noqa: F401
 
-from excover.studio.design import Design
+from excover.studio.design import StudioDesign
 
 
 @pytest.mark.slow  # a browser session with counts and a 3D view
@@ -34,7 +34,7 @@ def test_a_board_of_balls_counts_and_shows_in_3d(page: Page) -> None:  # noqa: F
     set_count(page, "S2", "any")
     sent = json.loads(page.evaluate("JSON.stringify(design())"))
     assert sent["grid"] == "sphere" and len(sent["board"]) == 2
-    expected = Design.from_json(sent).tiling().count()
+    expected = StudioDesign.from_json(sent).tiling().count()
     assert expected > 0
     assert result(page, "#count") == expected
     page.click("#solve-first")

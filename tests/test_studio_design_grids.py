@@ -14,7 +14,7 @@ import pytest
 from excover.lang import Interpreter, parse
 from excover.studio.catalog import families
 from excover.studio.cells import on_grid, shape
-from excover.studio.design import MAX_RHOMBIC_SIDE, Design, DesignError
+from excover.studio.design import MAX_RHOMBIC_SIDE, StudioDesign, StudioDesignError
 from excover.studio.program import from_cmb
 from excover.tiling import rhombic_dodecahedron
 from excover.tiling.grids import GRIDS
@@ -80,7 +80,7 @@ def count_program(text: str) -> int:
 
 @pytest.mark.parametrize("grid", NEW_GRIDS)
 def test_the_exported_program_counts_as_the_design(grid: str) -> None:
-    made = Design.from_json(design(grid))
+    made = StudioDesign.from_json(design(grid))
     number = made.tiling().count()
     assert number > 0
     text = made.to_cmb()
@@ -138,8 +138,8 @@ def test_a_cell_off_the_grid_is_refused_where_it_is(
     grid: str, board: list[list[str]], where: str
 ) -> None:
     data = {"grid": grid, "board": board, "pieces": []}
-    with pytest.raises(DesignError) as caught:
-        Design.from_json(data)
+    with pytest.raises(StudioDesignError) as caught:
+        StudioDesign.from_json(data)
     assert caught.value.where == where
     assert "not a cell of the grid" in caught.value.detail
 
@@ -147,15 +147,15 @@ def test_a_cell_off_the_grid_is_refused_where_it_is(
 def test_a_rhombic_board_is_bounded_more_tightly() -> None:
     side = MAX_RHOMBIC_SIDE + 1
     rows = ["".join("*" if (x + 1 - i) % 2 == 0 else "." for x in range(side)) for i in range(2)]
-    with pytest.raises(DesignError, match=f"expected 1 to {MAX_RHOMBIC_SIDE} of"):
-        Design.from_json({"grid": "rhombic", "board": [rows], "pieces": []})
-    Design.from_json({"grid": "sphere", "board": [rows], "pieces": []})  # balls: wider
+    with pytest.raises(StudioDesignError, match=f"expected 1 to {MAX_RHOMBIC_SIDE} of"):
+        StudioDesign.from_json({"grid": "rhombic", "board": [rows], "pieces": []})
+    StudioDesign.from_json({"grid": "sphere", "board": [rows], "pieces": []})  # balls: wider
 
 
 def test_a_design_drawn_again_is_the_same_pattern() -> None:
     for grid in NEW_GRIDS:
-        made = Design.from_json(design(grid))
+        made = StudioDesign.from_json(design(grid))
         board: Shape = made.board_shape()
-        again = Design.from_json(made.to_json()).board_shape()
+        again = StudioDesign.from_json(made.to_json()).board_shape()
         normal = board.grid.normalize
         assert np.array_equal(normal(board.coords()), normal(again.coords()))

@@ -30,7 +30,7 @@ from excover.design import Goal, search
 from excover.studio.app import create_app
 from excover.studio.catalog import families
 from excover.studio.cells import shape
-from excover.studio.design import Design
+from excover.studio.design import StudioDesign
 from excover.studio.design_search import MAX_CANDIDATES, PieceSets, SearchRequest
 from excover.studio.limits import Limits
 from excover.tiling import Tile, Tiling
@@ -93,7 +93,7 @@ def test_the_unique_designs_are_the_engines_and_the_packing_spaces(client: TestC
     assert report["distribution"] == {"0": 469, "1": 9, "2+": 17}
     assert report["goal_text"] == "exactly one solution up to symmetry"
 
-    direct = search(PieceSets(Design.from_json(design), 4), Goal())
+    direct = search(PieceSets(StudioDesign.from_json(design), 4), Goal())
     assert report["found"] == [
         {**found.as_dict(), "pieces": found.key.split()} for found in direct.found
     ]
@@ -108,7 +108,7 @@ def test_the_unique_designs_are_the_engines_and_the_packing_spaces(client: TestC
     for found in report["found"]:  # each loads as a design the library solves in one way
         chosen = set(found["pieces"])
         pieces = [p for p in design["pieces"] if p["name"] in chosen]
-        tiling = Design.from_json({**design, "pieces": pieces}).tiling()
+        tiling = StudioDesign.from_json({**design, "pieces": pieces}).tiling()
         assert tiling.count(up_to_symmetry=True) == 1
 
 
@@ -127,7 +127,7 @@ def test_each_goal_is_the_engines(client: TestClient, request_: Any, goal: Goal)
     """3 of the 12 pentominoes in the 5x3 rectangle, under other goals."""
     design = pentomino_design(5, 3)
     report = searched(client, design, request_)["report"]
-    direct = search(PieceSets(Design.from_json(design), 3), goal)
+    direct = search(PieceSets(StudioDesign.from_json(design), 3), goal)
     assert report["goal"] == goal.as_dict()
     assert report["found"] == [
         {**found.as_dict(), "pieces": found.key.split()} for found in direct.found
@@ -183,7 +183,7 @@ def test_every_design_counts_as_the_tiling_library_counts_it(
     chosen = []
     for name, count, symmetry in pieces:
         chosen += family(grid, name, symmetry)[:count]
-    design = Design.from_json({"grid": grid, "board": board, "pieces": chosen})
+    design = StudioDesign.from_json({"grid": grid, "board": board, "pieces": chosen})
     space = PieceSets(design, k)
     assert space.size == len(list(itertools.combinations(chosen, k)))
     board_shape = design.board_shape()
@@ -345,7 +345,7 @@ def test_the_request_reads_back_what_it_writes() -> None:
         request = SearchRequest.from_json(data)
         assert SearchRequest.from_json(request.as_json()) == request
     assert SearchRequest.from_json({"pieces": 1, "solutions": "any"}).goal == Goal(None)
-    space = PieceSets(Design.from_json(pentomino_design(5, 3)), 3)
+    space = PieceSets(StudioDesign.from_json(pentomino_design(5, 3)), 3)
     again = PieceSets.from_declaration(space.declaration())
     assert again.declaration() == space.declaration() and again.size == space.size == 220
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 from test_studio_browser import browser, new_board, page, pick_pentominoes, result, server  # noqa: F401
 
 from excover.design import Goal, search
-from excover.studio.design import Design
+from excover.studio.design import StudioDesign
 from excover.tiling.designs import PackingSpace
 
 
@@ -46,7 +46,7 @@ def test_the_panel_finds_the_unique_sets_and_loads_one(page: Page) -> None:  # n
     assert loaded["board"] == ["*****"] * 4
     assert {p["name"] for p in loaded["pieces"]} == listed[2]
     assert all(p["count"] == "1" for p in loaded["pieces"])
-    tiling = Design.from_json(loaded).tiling()
+    tiling = StudioDesign.from_json(loaded).tiling()
     assert tiling.count(up_to_symmetry=True) == 1
     assert result(page, "#count") == tiling.count() > 0
     # and back to every piece searched

@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 from test_studio_api import ADDRESS, PORT, TOKEN, events, pentomino_design, start
 
 from excover.studio.app import create_app
-from excover.studio.design import Design
+from excover.studio.design import StudioDesign
 from excover.studio.disassembly import MAX_STATES
 
 #: The middle layer of the maze (rows top first): the frame's walls (``*``), the cube
@@ -60,7 +60,7 @@ def solved(client: TestClient, design: dict[str, Any]) -> str:
 def cells_of(client: TestClient, key: str, design: dict[str, Any]) -> list[list[tuple[int, ...]]]:
     """The cells of each piece of the listed solution, in the order of its placements."""
     (entry,) = client.get(f"/api/listings/{key}/json").json()["solutions"]
-    solution = Design.from_json(design).tiling().decode(entry["options"])
+    solution = StudioDesign.from_json(design).tiling().decode(entry["options"])
     return [[tuple(int(v) for v in cell) for cell in p.cells] for p in solution.placements]
 
 

@@ -13,7 +13,7 @@ from playwright.sync_api import Page
 from test_studio_browser import browser, colours, page, server  # noqa: F401
 from test_studio_disassembly import maze_design
 
-from excover.studio.design import Design
+from excover.studio.design import StudioDesign
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -21,7 +21,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 def maze_in_3d(page: Page, tmp_path: Path) -> None:  # noqa: F811
     """Open the maze's program, find its solution and show it in 3D."""
     program = tmp_path / "maze.cmb"
-    program.write_text(Design.from_json(maze_design()).to_cmb())
+    program.write_text(StudioDesign.from_json(maze_design()).to_cmb())
     page.set_input_files("#import", str(program))
     page.wait_for_function("document.getElementById('grid').value === 'cube'")
     page.click("#solve-first")

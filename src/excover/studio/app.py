@@ -116,7 +116,7 @@ from excover.studio.burrtools import (
 from excover.studio.catalog import families
 from excover.studio.cells import LAYERED, shape
 from excover.studio.child import STARTUP_SECONDS, Child
-from excover.studio.design import Design, DesignError
+from excover.studio.design import StudioDesign, StudioDesignError
 from excover.studio.design_search import SEARCH_TASK, SearchRequest
 from excover.studio.design_search import work as search_work
 from excover.studio.disassembly import BURR_GRIDS, Bounds, disassemble_cells
@@ -186,7 +186,7 @@ class Studio:
     runs' making, start and pages' last word."""
 
     token: str
-    initial: Design | None
+    initial: StudioDesign | None
     name: str | None
     checkpoints: str | None
     checkpoint_above: float
@@ -285,7 +285,7 @@ class Studio:
             self._import_turn = asyncio.Lock()
         return self._import_turn
 
-    async def _imported(self, text: str, turn: asyncio.Lock) -> Design | None:
+    async def _imported(self, text: str, turn: asyncio.Lock) -> StudioDesign | None:
         """The design of the program ``text``, read when its ``turn`` comes (None: the
         studio stopped meanwhile)."""
         async with turn:
@@ -304,13 +304,13 @@ class Studio:
             return await open_puzzle(data, name, self.limits, self.imports)
 
     async def export_program(self, request: Request) -> Response:
-        design = Design.from_json(await read_json(request))
+        design = StudioDesign.from_json(await read_json(request))
         design.check_usable()
         headers = {"Content-Disposition": 'attachment; filename="puzzle.cmb"'}
         return Response(design.to_cmb(), media_type="text/plain", headers=headers)
 
     async def export_stl(self, request: Request) -> Response:
-        design = Design.from_json(await read_json(request))
+        design = StudioDesign.from_json(await read_json(request))
         design.check_usable()
         pieces = {piece.name: shape(design.grid, piece.cells) for piece in design.used}
         data = await asyncio.to_thread(library.pieces_zip, pieces)
@@ -318,7 +318,7 @@ class Studio:
         return Response(data, media_type="application/zip", headers=headers)
 
     async def isometric(self, request: Request) -> Response:
-        design = Design.from_json(await read_json(request))
+        design = StudioDesign.from_json(await read_json(request))
         if design.grid not in LAYERED:
             return error_response(400, "an isometric view is drawn of a board of a solid grid")
         svg = await asyncio.to_thread(lambda: library.board_isometric_svg(design.board_shape()))
@@ -332,7 +332,7 @@ class Studio:
             return error_response(400, f"the task must be one of {every}")
         if task == ASSEMBLE_TASK:
             return self._assemble(body)
-        design = Design.from_json(body.get("design"))
+        design = StudioDesign.from_json(body.get("design"))
         settings = Settings.from_json(body.get("settings"), self.checkpoints, self.checkpoint_above)
         search = None
         if task == SEARCH_TASK:
@@ -673,7 +673,7 @@ def _index(request: Request, listing: Listing) -> int:
 
 
 async def _excover_error(request: Request, error: Exception) -> Response:
-    if isinstance(error, DesignError):
+    if isinstance(error, StudioDesignError):
         return error_response(400, error.detail, where=error.where)
     return error_response(400, str(error))
 
@@ -690,7 +690,7 @@ async def _internal_error(request: Request, error: Exception) -> Response:
 def create_app(
     token: str,
     port: int,
-    initial: Design | None = None,
+    initial: StudioDesign | None = None,
     name: str | None = None,
     checkpoints: str | None = None,
     checkpoint_above: float = CHECKPOINT_ABOVE,

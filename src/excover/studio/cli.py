@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import socket
     from types import FrameType
 
-    from excover.studio.design import Design
+    from excover.studio.design import StudioDesign
 
 __all__ = ["add_studio_command", "listen"]
 
@@ -144,7 +144,7 @@ def _limits(args: argparse.Namespace) -> Limits:
     return Limits(args.memory_limit << 20, args.import_timeout, args.max_run_time)
 
 
-def _open(path: str, limits: Limits) -> Design | tuple[bytes, dict[str, Any]]:
+def _open(path: str, limits: Limits) -> StudioDesign | tuple[bytes, dict[str, Any]]:
     """The design of the program ``path`` (its includes found beside it), or the bytes
     and the summary of the BurrTools puzzle ``path`` (told by its content), read in a
     bounded child as the page's imports are."""

@@ -9,11 +9,11 @@ three ways.
   first, on the grid's layout (:mod:`excover.studio.cells`); on the solid grids they are
   lists of such layers, bottom layer first, each ``*`` on a cell of the grid. A count is
   ``"N"``, ``"LO..HI"``, ``"LO.."`` or ``"any"``, as the ``.cmb`` language writes
-  multiplicities. Everything the page sends is untrusted: :meth:`Design.from_json`
+  multiplicities. Everything the page sends is untrusted: :meth:`StudioDesign.from_json`
   checks every field and bounds every size, and names the field at fault when it
   refuses one. Pieces are kept in the smallest frame that holds them.
-- As a :class:`~excover.tiling.Tiling`, to solve (:meth:`Design.tiling`).
-- As a ``.cmb`` program that ``excover run`` accepts (:meth:`Design.to_cmb`); a program
+- As a :class:`~excover.tiling.Tiling`, to solve (:meth:`StudioDesign.tiling`).
+- As a ``.cmb`` program that ``excover run`` accepts (:meth:`StudioDesign.to_cmb`); a program
   is read back by :func:`excover.studio.program.from_cmb`.
 """
 
@@ -40,9 +40,9 @@ __all__ = [
     "MAX_PIECE_SIDE",
     "MAX_RHOMBIC_SIDE",
     "RESERVED",
-    "Design",
-    "DesignError",
     "Piece",
+    "StudioDesign",
+    "StudioDesignError",
     "cells_json",
     "max_side",
 ]
@@ -69,7 +69,7 @@ _COUNT = re.compile(r"(\d{1,6})(?:(\.\.)(\d{1,6})?)?")
 RESERVED = {*KEYWORDS.values(), "board", "puzzle", "pieces"}
 
 
-class DesignError(UsageError):
+class StudioDesignError(UsageError):
     """A design the studio cannot use; ``where`` names the field at fault (``board row
     3``, ``piece 2 'F'``)."""
 
@@ -124,7 +124,7 @@ class Piece:
 
 
 @dataclass(frozen=True)
-class Design:
+class StudioDesign:
     """A board (a drawing on ``grid``) and its pieces (those used zero times left out of
     the tiling and of the program)."""
 
@@ -133,19 +133,19 @@ class Design:
     pieces: tuple[Piece, ...]
 
     @classmethod
-    def from_json(cls, data: object) -> Design:
+    def from_json(cls, data: object) -> StudioDesign:
         """The design of a JSON document sent by the page, checked field by field."""
         if not isinstance(data, dict):
-            raise DesignError("design", "expected an object with 'board' and 'pieces'")
+            raise StudioDesignError("design", "expected an object with 'board' and 'pieces'")
         grid = data.get("grid", "square")
         if grid not in GRIDS:
-            raise DesignError("grid", f"{grid!r} is none of {', '.join(GRIDS)}")
+            raise StudioDesignError("grid", f"{grid!r} is none of {', '.join(GRIDS)}")
         board = _drawing(grid, data.get("board"), "board", max_side(grid))
         pieces = data.get("pieces")
         if not isinstance(pieces, list):
-            raise DesignError("pieces", "expected a list")
+            raise StudioDesignError("pieces", "expected a list")
         if len(pieces) > MAX_PIECES:
-            raise DesignError("pieces", f"{len(pieces)} pieces, more than {MAX_PIECES}")
+            raise StudioDesignError("pieces", f"{len(pieces)} pieces, more than {MAX_PIECES}")
         parsed = tuple(_piece(grid, entry, number) for number, entry in enumerate(pieces, 1))
         _check_names(parsed)
         return cls(str(grid), board, parsed)
@@ -174,7 +174,7 @@ class Design:
     def check_usable(self) -> None:
         """Refuse a design that uses no piece (it has no tiling, nor a program)."""
         if not self.used:
-            raise DesignError("pieces", "no piece is used: give some piece a count above 0")
+            raise StudioDesignError("pieces", "no piece is used: give some piece a count above 0")
 
     def board_shape(self) -> Shape:
         """The board as a pattern of the tiling library."""
@@ -218,17 +218,17 @@ def _rows(rows: object, where: str, side: int) -> tuple[str, ...]:
     """Rows of one layer: a non-empty list of equally long strings of ``*`` and ``.``, at
     most ``side`` by ``side``."""
     if not isinstance(rows, list) or not rows:
-        raise DesignError(where, "expected a non-empty list of rows of '*' and '.'")
+        raise StudioDesignError(where, "expected a non-empty list of rows of '*' and '.'")
     if len(rows) > side:
-        raise DesignError(where, f"{len(rows)} rows, more than {side}")
+        raise StudioDesignError(where, f"{len(rows)} rows, more than {side}")
     for number, row in enumerate(rows, 1):
         if not isinstance(row, str) or not row or len(row) > side:
-            raise DesignError(f"{where} row {number}", f"expected 1 to {side} of '*' and '.'")
+            raise StudioDesignError(f"{where} row {number}", f"expected 1 to {side} of '*' and '.'")
         if row.strip("*."):
             bad = row.strip("*.")[0]
-            raise DesignError(f"{where} row {number}", f"{bad!r} is neither '*' nor '.'")
+            raise StudioDesignError(f"{where} row {number}", f"{bad!r} is neither '*' nor '.'")
         if len(row) != len(rows[0]):
-            raise DesignError(f"{where} row {number}", "the rows differ in length")
+            raise StudioDesignError(f"{where} row {number}", "the rows differ in length")
     return tuple(rows)
 
 
@@ -239,41 +239,43 @@ def _drawing(grid: str, data: object, where: str, side: int) -> Layers:
         layers: Layers = (_rows(data, where, side),)
     else:
         if not isinstance(data, list) or not data or not all(isinstance(d, list) for d in data):
-            raise DesignError(where, "expected a non-empty list of layers, each a list of rows")
+            raise StudioDesignError(
+                where, "expected a non-empty list of layers, each a list of rows"
+            )
         if len(data) > side:
-            raise DesignError(where, f"{len(data)} layers, more than {side}")
+            raise StudioDesignError(where, f"{len(data)} layers, more than {side}")
         layers = tuple(_rows(layer, f"{where} layer {z}", side) for z, layer in enumerate(data, 1))
         size = (len(layers[0][0]), len(layers[0]))
         for z, layer in enumerate(layers, 1):
             if (len(layer[0]), len(layer)) != size:
-                raise DesignError(f"{where} layer {z}", "the layers differ in size")
+                raise StudioDesignError(f"{where} layer {z}", "the layers differ in size")
     if not any("*" in row for layer in layers for row in layer):
-        raise DesignError(where, "it has no cells")
+        raise StudioDesignError(where, "it has no cells")
     try:
         shape(grid, layers)
     except LayerError as exc:
-        raise DesignError(f"{where} layer {exc.layer + 1}", str(exc)) from None
+        raise StudioDesignError(f"{where} layer {exc.layer + 1}", str(exc)) from None
     return layers
 
 
 def _piece(grid: str, entry: object, number: int) -> Piece:
     """One piece of the JSON document, the ``number``-th, in the smallest frame."""
     if not isinstance(entry, dict):
-        raise DesignError(f"piece {number}", "expected an object")
+        raise StudioDesignError(f"piece {number}", "expected an object")
     name = entry.get("name")
     if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise DesignError(
+        raise StudioDesignError(
             f"piece {number}", f"bad name {name!r}: a letter, then letters, digits or '_'"
         )
     where = f"piece {number} {name!r}"
     if name in RESERVED:
-        raise DesignError(where, "this name is reserved in .cmb programs: rename the piece")
+        raise StudioDesignError(where, "this name is reserved in .cmb programs: rename the piece")
     cells = drawing(shape(grid, _drawing(grid, entry.get("cells"), where, MAX_PIECE_SIDE)))
     lo, hi = _count(entry.get("count", "1"), where)
     symmetry = entry.get("symmetry", "all")
     allowed = [name for name in SYMMETRIES if _named(grid, name)]
     if symmetry not in allowed:
-        raise DesignError(where, f"symmetry {symmetry!r} is none of {', '.join(allowed)}")
+        raise StudioDesignError(where, f"symmetry {symmetry!r} is none of {', '.join(allowed)}")
     return Piece(name, cells, lo, hi, str(symmetry))
 
 
@@ -293,13 +295,13 @@ def _count(text: object, where: str) -> tuple[int, int | None]:
         return 0, None
     found = _COUNT.fullmatch(text) if isinstance(text, str) else None
     if found is None:
-        raise DesignError(where, f"bad count {text!r}: write N, LO..HI, LO.. or any")
+        raise StudioDesignError(where, f"bad count {text!r}: write N, LO..HI, LO.. or any")
     lo = int(found.group(1))
     if not found.group(2):
         return lo, lo
     hi = None if found.group(3) is None else int(found.group(3))
     if hi is not None and hi < lo:
-        raise DesignError(where, f"bad count {text!r}: {hi} is less than {lo}")
+        raise StudioDesignError(where, f"bad count {text!r}: {hi} is less than {lo}")
     return lo, hi
 
 
@@ -307,7 +309,7 @@ def _check_names(pieces: tuple[Piece, ...]) -> None:
     seen: set[str] = set()
     for number, piece in enumerate(pieces, 1):
         if piece.name in seen:
-            raise DesignError(f"piece {number} {piece.name!r}", "another piece has this name")
+            raise StudioDesignError(f"piece {number} {piece.name!r}", "another piece has this name")
         seen.add(piece.name)
 
 

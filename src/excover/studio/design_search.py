@@ -21,7 +21,7 @@ lists them. Three parts:
   on nine grids, each piece with its own symmetry.)
 - :class:`SearchRequest`: what the page asks (``k``, the goal, a top K), checked field
   by field against a design (:meth:`SearchRequest.check`): every error a
-  :class:`~excover.studio.design.DesignError` naming the field (``search.pieces``).
+  :class:`~excover.studio.design.StudioDesignError` naming the field (``search.pieces``).
 - :func:`work`: the child process's life (:mod:`excover.studio.jobs` starts and kills
   it): :func:`excover.design.search` on the space, its progress sent as ``searched``
   events (candidates done of all, designs, qualifying, seconds left), then one
@@ -43,7 +43,7 @@ from excover.design import Design as Candidate
 from excover.design import DesignSpace, Goal, Multisets, Outcome, Score
 from excover.errors import ExcoverError
 from excover.studio.cells import shape
-from excover.studio.design import Design, DesignError
+from excover.studio.design import StudioDesign, StudioDesignError
 
 if TYPE_CHECKING:
     from excover.studio.child import Outbox
@@ -100,15 +100,17 @@ class SearchRequest:
         "by": "nodes"}``; every field but ``pieces`` optional), checked field by field.
         ``solutions`` is ``"unique"``, ``"any"`` or a whole number N (at most N)."""
         if not isinstance(data, dict):
-            raise DesignError("search", "expected an object with 'pieces' (and the goal)")
+            raise StudioDesignError("search", "expected an object with 'pieces' (and the goal)")
         unknown = [name for name in data if name not in FIELDS]
         if unknown:
-            raise DesignError(
+            raise StudioDesignError(
                 "search", f"no field {unknown[0][:40]!r} (the fields: {', '.join(FIELDS)})"
             )
         pieces = data.get("pieces")
         if not _whole(pieces) or not 1 <= pieces <= 400:
-            raise DesignError("search.pieces", f"expected 1 to 400 pieces a design, not {pieces!r}")
+            raise StudioDesignError(
+                "search.pieces", f"expected 1 to 400 pieces a design, not {pieces!r}"
+            )
         given = data.get("solutions", "unique")
         solutions: int | None
         if given == "unique":
@@ -118,25 +120,25 @@ class SearchRequest:
         elif _whole(given) and 1 <= given <= MAX_SOLUTIONS:
             solutions = given
         else:
-            raise DesignError(
+            raise StudioDesignError(
                 "search.solutions",
                 f"expected 'unique', 'any' or at most N solutions, N from 1 to {MAX_SOLUTIONS:,}, "
                 f"not {given!r}",
             )
         symmetric = data.get("up_to_symmetry", True)
         if not isinstance(symmetric, bool):
-            raise DesignError("search.up_to_symmetry", "expected true or false")
+            raise StudioDesignError("search.up_to_symmetry", "expected true or false")
         top = data.get("top")
         if top is not None and (not _whole(top) or not 1 <= top <= MAX_FOUND):
-            raise DesignError(
+            raise StudioDesignError(
                 "search.top", f"expected none or the best 1 to {MAX_FOUND}, not {top!r}"
             )
         by = data.get("by", "solutions")
         if by not in SCORES:
-            raise DesignError("search.by", f"expected one of {', '.join(SCORES)}, not {by!r}")
+            raise StudioDesignError("search.by", f"expected one of {', '.join(SCORES)}, not {by!r}")
         order = data.get("order")
         if order is not None and order not in ORDERS:
-            raise DesignError(
+            raise StudioDesignError(
                 "search.order", f"expected one of {', '.join(ORDERS)} or none, not {order!r}"
             )
         return cls(pieces, solutions, symmetric, top, str(by), order)
@@ -158,7 +160,7 @@ class SearchRequest:
         """The goal of the search."""
         return Goal(self.solutions, self.up_to_symmetry, self.top, self.by, self.order)
 
-    def check(self, design: Design) -> PieceSets:
+    def check(self, design: StudioDesign) -> PieceSets:
         """The space of this request on ``design`` (refused, naming the field, when it
         cannot be searched: no piece chosen, more pieces a design than chosen, too many
         sets to try)."""
@@ -173,23 +175,25 @@ class PieceSets(DesignSpace):
     #: The version of the numbering of the candidates, in the declaration.
     VERSION: ClassVar[int] = 1
 
-    def __init__(self, design: Design, pieces: int) -> None:
+    def __init__(self, design: StudioDesign, pieces: int) -> None:
         self.source = design
         self.catalog = design.used
         self.pieces = pieces
         self.names = [piece.name for piece in self.catalog]
         n = len(self.catalog)
         if n == 0:
-            raise DesignError("pieces", "no piece is chosen: choose the pieces to search among")
+            raise StudioDesignError(
+                "pieces", "no piece is chosen: choose the pieces to search among"
+            )
         if not 1 <= pieces <= n:
-            raise DesignError(
+            raise StudioDesignError(
                 "search.pieces",
                 f"a design of {pieces} pieces cannot be chosen from the {n} "
                 f"piece{'s' if n > 1 else ''} chosen on the page",
             )
         self.multisets = Multisets(n, pieces, 1)
         if self.multisets.count > MAX_CANDIDATES:
-            raise DesignError(
+            raise StudioDesignError(
                 "search.pieces",
                 f"{pieces} of the {n} pieces chosen make {self.multisets.count:,} sets, more "
                 f"than the {MAX_CANDIDATES:,} a search in the studio tries: choose fewer pieces",
@@ -276,8 +280,8 @@ class PieceSets(DesignSpace):
     @classmethod
     def from_declaration(cls, declaration: Mapping[str, Any]) -> PieceSets:
         if declaration.get("kind") != cls.kind or declaration.get("version") != cls.VERSION:
-            raise DesignError("declaration", f"not a declaration of {cls.kind} designs")
-        return cls(Design.from_json(declaration.get("design")), declaration.get("pieces", 0))
+            raise StudioDesignError("declaration", f"not a declaration of {cls.kind} designs")
+        return cls(StudioDesign.from_json(declaration.get("design")), declaration.get("pieces", 0))
 
     def describe(self) -> str:
         n = len(self.catalog)
@@ -323,7 +327,7 @@ def _search(
 
     started = time.monotonic()
     asked = SearchRequest.from_json(request)
-    space = asked.check(Design.from_json(design))
+    space = asked.check(StudioDesign.from_json(design))
     goal = asked.goal
     news.send(
         {

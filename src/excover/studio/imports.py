@@ -21,7 +21,7 @@ from typing import Any
 from excover.errors import ExcoverError, UsageError
 from excover.lang.errors import LangError, Pos, Source
 from excover.studio.child import Child, Outbox, answer
-from excover.studio.design import Design
+from excover.studio.design import StudioDesign
 from excover.studio.limits import Limits
 
 __all__ = ["MAX_IMPORTS_WAITING", "ImportFailed", "import_design", "imported"]
@@ -74,7 +74,7 @@ def imported(text: str, source: str, folder: str | None, news: Outbox) -> None:
 
 async def import_design(
     text: str, source: str, folder: str | None, limits: Limits, running: set[Child] | None = None
-) -> Design:
+) -> StudioDesign:
     """The design of the program ``text`` (see :func:`excover.studio.program.from_cmb`),
     read in a child within ``limits``; the child is in ``running`` while it lives (the
     server kills them when it stops). Raises :class:`~excover.lang.LangError` for an
@@ -91,4 +91,4 @@ async def import_design(
         raise LangError(event["message"], pos)
     if event["type"] == "error":
         raise ImportFailed(event["message"])
-    return Design.from_json(event["design"])
+    return StudioDesign.from_json(event["design"])

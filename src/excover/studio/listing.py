@@ -17,7 +17,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from excover.studio import library
-from excover.studio.design import Design
+from excover.studio.design import StudioDesign
 from excover.studio.disassembly import BURR_GRIDS
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class Listing:
         """The design's tiling, built on first use (from a thread of the server)."""
         with self._lock:
             if self._tiling is None:
-                self._tiling = Design.from_json(self.design).tiling()
+                self._tiling = StudioDesign.from_json(self.design).tiling()
             return self._tiling
 
     def solution(self, index: int) -> TilingSolution:

@@ -21,9 +21,9 @@ from excover.studio.design import (
     MAX_PIECE_SIDE,
     MAX_PIECES,
     RESERVED,
-    Design,
-    DesignError,
     Piece,
+    StudioDesign,
+    StudioDesignError,
     max_side,
 )
 from excover.tiling.tile import Shape
@@ -31,7 +31,7 @@ from excover.tiling.tile import Shape
 __all__ = ["from_cmb"]
 
 
-def from_cmb(text: str, source: str = "<upload>", folder: str | None = None) -> Design:
+def from_cmb(text: str, source: str = "<upload>", folder: str | None = None) -> StudioDesign:
     """The design of the last problem (``problem`` or ``problem3``) a program declares.
 
     ``folder`` is the program's own folder, where its includes are found; an uploaded
@@ -70,7 +70,7 @@ def from_cmb(text: str, source: str = "<upload>", folder: str | None = None) -> 
         bad = next(tile for tile in defs if tile.shape.grid is not board.grid)
         raise LangError(f"this tile is not on the board's grid ({grid})", bad.pos)
     side = max_side(grid)
-    return Design(grid, _drawn(board, statement.pos, "the board", side), _pieces(defs))
+    return StudioDesign(grid, _drawn(board, statement.pos, "the board", side), _pieces(defs))
 
 
 def _problem_parts(
@@ -106,7 +106,7 @@ def _pieces(defs: list[TileDef]) -> tuple[Piece, ...]:
     """The pieces of a problem's tiles, each with a distinct name (an unnamed tile is
     ``piece1``, ...; a name used twice gets ``_2``, ... after it)."""
     if len(defs) > MAX_PIECES:
-        raise DesignError("pieces", f"{len(defs)} pieces, more than {MAX_PIECES}")
+        raise StudioDesignError("pieces", f"{len(defs)} pieces, more than {MAX_PIECES}")
     pieces: list[Piece] = []
     names: set[str] = set()
     for number, tile in enumerate(defs, 1):

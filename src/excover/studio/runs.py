@@ -211,7 +211,7 @@ def work(design: dict[str, Any], task: str, settings: dict[str, Any], news: Outb
 
 
 def _run(design: dict[str, Any], task: str, settings: Settings, news: _News) -> Event:
-    from excover.studio.design import Design
+    from excover.studio.design import StudioDesign
 
     last = 0.0
 
@@ -222,7 +222,7 @@ def _run(design: dict[str, Any], task: str, settings: Settings, news: _News) -> 
             last = now
             news.send({"type": "progress", "done": done, "total": total})
 
-    tiling = Design.from_json(design).tiling(progress)
+    tiling = StudioDesign.from_json(design).tiling(progress)
     news.send({"type": "solving", "what": TASKS[task], "placements": tiling.problem.n_options})
     result: Event = {"type": "result", "task": task, "obstruction": tiling.obstruction}
     if task in ("first", "all"):

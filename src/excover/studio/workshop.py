@@ -41,7 +41,7 @@ from excover.tiling.grids import by_burrtools
 
 if TYPE_CHECKING:
     from excover.formats.burrtools import Part, Problem, Puzzle, Shape
-    from excover.studio.design import Design
+    from excover.studio.design import StudioDesign
 
 __all__ = [
     "DESIGN_GRIDS",
@@ -267,7 +267,7 @@ class _Cells(NamedTuple):
     cells: tuple[tuple[int, ...], ...]
 
 
-def design_puzzle(design: Design) -> Puzzle:
+def design_puzzle(design: StudioDesign) -> Puzzle:
     """The studio's ``design`` (a board and pieces of squares or cubes) as a BurrTools
     puzzle of one problem (:func:`excover.formats.burrtools.design`): the board the result,
     each piece used a shape with its copies (a count without a bound, such as ``any``,

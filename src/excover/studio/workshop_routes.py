@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from excover.studio.burrtools import file_name
-from excover.studio.design import Design
+from excover.studio.design import StudioDesign
 from excover.studio.imports import MAX_IMPORTS_WAITING
 from excover.studio.saving import gzipped, xmpuzzle_name
 from excover.studio.web import error_response, read_json, while_connected
@@ -39,7 +39,7 @@ __all__ = ["workshop_routes"]
 async def export_xmpuzzle(studio: Studio, request: Request) -> Response:
     """The design as a BurrTools puzzle (squares or cubes; the board the result, the
     pieces used its shapes), gzip-compressed as BurrTools writes."""
-    design = Design.from_json(await read_json(request))
+    design = StudioDesign.from_json(await read_json(request))
 
     def made() -> bytes:
         from excover.formats.burrtools import format_xmpuzzle
