@@ -341,12 +341,12 @@ def test_a_deeply_nested_body_is_refused(client: TestClient) -> None:
 
 PARENT = """
 import asyncio, json, sys, time
-from excover.studio.jobs import Job
+from excover.studio.jobs import StudioRun
 from excover.studio.limits import Limits
 from excover.studio.runs import Settings
 
 async def main():
-    job = Job(json.loads(sys.argv[1]), "count", Settings(), Limits())
+    job = StudioRun(json.loads(sys.argv[1]), "count", Settings(), Limits())
     await job.start()
     while (await job.next_event(1.0)) is None:
         pass

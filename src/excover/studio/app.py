@@ -121,7 +121,7 @@ from excover.studio.design_search import SEARCH_TASK, SearchRequest
 from excover.studio.design_search import work as search_work
 from excover.studio.disassembly import BURR_GRIDS, Bounds, disassemble_cells
 from excover.studio.imports import MAX_IMPORTS_WAITING, import_design
-from excover.studio.jobs import Job
+from excover.studio.jobs import StudioRun
 from excover.studio.limits import Limits
 from excover.studio.listing import Listing
 from excover.studio.page_grids import page_grids
@@ -192,7 +192,7 @@ class Studio:
     checkpoint_above: float
     limits: Limits
     clock: Callable[[], float] = time.monotonic
-    jobs: dict[str, Job] = field(default_factory=dict, init=False)
+    jobs: dict[str, StudioRun] = field(default_factory=dict, init=False)
     #: The watches of the runs started (:meth:`_watch`).
     watches: set[asyncio.Task[None]] = field(default_factory=set, init=False)
     listings: dict[str, Listing] = field(default_factory=dict, init=False)
@@ -348,7 +348,9 @@ class Studio:
         child: dict[str, Any] = {}  # a run's, unless a search's
         if search is not None:
             child = {"target": search_work, "extra": (search.as_json(),), "what": "the search"}
-        self.jobs[key] = Job(design.to_json(), task, settings, self.limits, self.clock, **child)
+        self.jobs[key] = StudioRun(
+            design.to_json(), task, settings, self.limits, self.clock, **child
+        )
         if task in ("first", "all"):
             finished = [k for k, listing in self.listings.items() if listing.finished]
             while len(self.listings) >= MAX_LISTINGS and finished:
@@ -376,7 +378,7 @@ class Studio:
         key = secrets.token_hex(8)
         extra = (data, name, request.problem, request.take_apart)
         design = {"puzzle": request.puzzle, "problem": request.problem}
-        self.jobs[key] = Job(
+        self.jobs[key] = StudioRun(
             design, ASSEMBLE_TASK, settings, self.limits, self.clock, target=assembled, extra=extra
         )
         finished = [k for k, listed in self.assembly_lists.items() if listed.finished]
@@ -397,7 +399,7 @@ class Studio:
                 self.assembly_lists.pop(key, None)
                 return
 
-    def _job(self, request: Request) -> tuple[str, Job]:
+    def _job(self, request: Request) -> tuple[str, StudioRun]:
         key = request.path_params["key"]
         job = self.jobs.get(key)
         if job is None:
@@ -421,7 +423,9 @@ class Studio:
             self._stream(key, job, watch), media_type="text/event-stream", headers=headers
         )
 
-    async def _stream(self, key: str, job: Job, watch: asyncio.Task[None]) -> AsyncIterator[str]:
+    async def _stream(
+        self, key: str, job: StudioRun, watch: asyncio.Task[None]
+    ) -> AsyncIterator[str]:
         """The run's events, a tick when it says nothing for a while; the run is stopped
         when the stream ends, however it ends (done, cancelled, the reader gone, or the
         server stopping). A result stopped by the studio's longest run time, not by the
@@ -459,7 +463,7 @@ class Studio:
             job.close()
             self._forget(key, job)
 
-    def _forget(self, key: str, job: Job) -> None:
+    def _forget(self, key: str, job: StudioRun) -> None:
         """The run ``key`` is over (reported, or stopped by :meth:`_watch`): its place
         goes to the next run, and its list of solutions, if unfinished, is finished as
         the run left it."""
@@ -472,7 +476,7 @@ class Studio:
         if assemblies is not None:
             assemblies.finished = True
 
-    async def _watch(self, key: str, job: Job) -> None:
+    async def _watch(self, key: str, job: StudioRun) -> None:
         """Watch the run ``key``, started, until it is over: cancel it when its page has
         not said for ``limits.abandon_seconds`` that it follows it (the tab frozen or
         gone, a client that stopped reading) or past the studio's longest run time
@@ -488,7 +492,7 @@ class Studio:
                 return
             await asyncio.sleep(TICK)
 
-    def _overdue(self, job: Job) -> str | None:
+    def _overdue(self, job: StudioRun) -> str | None:
         """Why ``job`` (started) must stop now, or None."""
         now = self.clock()
         limits = self.limits

@@ -8,7 +8,7 @@ engine and every route stops at once, whatever it is doing (a compiled search, a
 under construction, a SAT solver), and nothing of the run outlives it but the checkpoint
 of a count, saved as each of its subproblems finishes. The server kills the child too
 when the page that asked stops listening (the tab closed), when the page stops saying
-that it follows the run (:meth:`Job.followed`), past the studio's longest run time and
+that it follows the run (:meth:`StudioRun.followed`), past the studio's longest run time and
 when it shuts down, see :mod:`excover.studio.app`. The waits are ``async``: no thread of
 the server is held while a run goes on.
 """
@@ -25,12 +25,12 @@ from excover.studio.child import Child
 from excover.studio.limits import Limits
 from excover.studio.runs import Settings, work
 
-__all__ = ["Job"]
+__all__ = ["StudioRun"]
 
 Event = dict[str, Any]
 
 
-class Job:
+class StudioRun:
     """One run of ``task`` on a design (its JSON, already checked by the server) within
     ``settings`` and the studio's longest run time (``limits.run_seconds``), its child
     bounded by ``limits``. ``clock`` (seconds, :func:`time.monotonic` by default) dates
