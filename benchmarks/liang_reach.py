@@ -136,7 +136,9 @@ def frontier_count(array: str, k: int, n: int, budget: float | None = None) -> C
 
     started = time.process_time()
     stop = None if budget is None else (lambda: time.process_time() - started > budget)
-    counting = frontier.start(frontier.Layout(n_items, 1, *laid_out), 1, memory.default_bound())
+    counting = frontier.start(
+        frontier.FrontierLayout(n_items, 1, *laid_out), 1, memory.default_bound()
+    )
     value = counting.advance(tick, stop)
     seconds = time.process_time() - started
     return Count(None if value is None else int(value), seconds, widest)

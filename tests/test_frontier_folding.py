@@ -282,11 +282,11 @@ def test_a_tiling_counted_by_the_frontier_count_folds_by_its_mirrors(
     (the layout folded by hand), the count agrees with the search, and the problem
     declares nothing afterwards."""
     tiling = Tiling(Pattern.constant(m, n), pieces)
-    folded: list[tuple[frontier.Layout, Folds]] = []
+    folded: list[tuple[frontier.FrontierLayout, Folds]] = []
     started = frontier.start
 
     def spy(
-        laid_out: frontier.Layout,
+        laid_out: frontier.FrontierLayout,
         workers: int = 1,
         max_bytes: int = 0,
         folds: Folds = None,
@@ -323,7 +323,7 @@ def test_the_cli_count_of_a_board_by_zdd_folds(
     started = frontier.start
 
     def spy(
-        laid_out: frontier.Layout,
+        laid_out: frontier.FrontierLayout,
         workers: int = 1,
         max_bytes: int = 0,
         folds: Folds = None,

@@ -1,4 +1,4 @@
-"""The frontier count cut into runs (``_frontier.split_layout``, ``frontier.Runs``): a
+"""The frontier count cut into runs (``_frontier.split_layout``, ``frontier.SplitCounting``): a
 layout in a window of several words whose positions fall into runs that no option
 reaches across is counted run by run, each in the window its own options need, the
 counts multiplied. Checked against the definition of a cut, the whole layout counted in
@@ -48,7 +48,7 @@ def joined(parts: list[tuple[int, list[list[int]]]]) -> tuple[int, list[list[int
     return n, rows
 
 
-def laid_out(n: int, rows: list[list[int]]) -> frontier.Layout | None:
+def laid_out(n: int, rows: list[list[int]]) -> frontier.FrontierLayout | None:
     """The rows laid out in the items' own order, in the fewest words that hold them."""
     starts, items = array("i", [0]), array("i")
     for row in rows:
@@ -61,7 +61,7 @@ def laid_out(n: int, rows: list[list[int]]) -> frontier.Layout | None:
     place = memoryview(array("q", range(n)))
     found = _frontier.layout(n, memoryview(starts), memoryview(items), place, words)
     assert found is not None
-    return frontier.Layout(n, words, *found)
+    return frontier.FrontierLayout(n, words, *found)
 
 
 def dxz_count(n: int, rows: list[list[int]]) -> int:
@@ -73,7 +73,7 @@ def dxz_count(n: int, rows: list[list[int]]) -> int:
     return family.count()
 
 
-def whole(laid: frontier.Layout) -> int:
+def whole(laid: frontier.FrontierLayout) -> int:
     """The layout counted in one window, without runs."""
     view = memoryview(laid.starts), memoryview(laid.masks)
     total = _frontier.Counting(laid.n_items, *view, 1, laid.words).advance()
@@ -167,7 +167,7 @@ def test_a_wide_part_and_a_narrow_part_are_counted_apart() -> None:
     laid = laid_out(data.n_primary, [sorted(row) for row in rows])
     assert laid is not None and laid.words == 2
     started = frontier.start(laid)
-    assert isinstance(started, frontier.Runs)
+    assert isinstance(started, frontier.SplitCounting)
     assert [words for _, _, words, _, _ in started.runs] == [2, 1]
     layers: list[int] = []
     assert started.advance(lambda done, states: layers.append(done)) == expected
@@ -190,7 +190,7 @@ def test_a_run_without_a_cover_ends_the_count() -> None:
     laid = laid_out(91, sorted(rows))
     assert laid is not None and laid.words == 2
     runs = frontier.start(laid)
-    assert isinstance(runs, frontier.Runs)
+    assert isinstance(runs, frontier.SplitCounting)
     assert runs.advance() == 0 == dxz_count(91, rows)
     assert runs.next < len(runs.runs)  # the narrow run never started
 
@@ -223,7 +223,7 @@ def test_auto_counts_a_split_layout_in_its_first_slice(monkeypatch: pytest.Monke
     assert len(problem.engine_input().node_item) > choice.SCOUT_FIRST
     laid = frontier.wide_layout(problem)
     assert laid is not None and laid.words == 2
-    assert isinstance(frontier.start(laid), frontier.Runs)
+    assert isinstance(frontier.start(laid), frontier.SplitCounting)
     a, b = 1, 1
     for _ in range(n - 1):
         a, b = b, a + b  # b: the tilings of a 2 x n strip, F(n + 1)

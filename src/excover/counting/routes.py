@@ -53,8 +53,7 @@ if TYPE_CHECKING:
     from excover.zdd._frontier import Counting as FrontierCounting
     from excover.zdd.dxz import Run
     from excover.zdd.folding import Folds
-    from excover.zdd.frontier import Layout
-    from excover.zdd.frontier import Runs as FrontierRuns
+    from excover.zdd.frontier import FrontierLayout, SplitCounting
 
 __all__ = ["ENGINE_ROUTES", "ROUTES", "SCOUT_NODES", "SCOUT_WORK", "ComponentsRunner", "Restarting"]
 __all__ += ["FrontierRunner", "Route", "Runner", "frontier_may_take", "frontier_runner"]
@@ -535,12 +534,14 @@ class FrontierRunner(Runner):
     Its memory is bounded by ``max_bytes`` (0: no bound); past it, or out of memory, it
     raises ResourceLimitError (and leaves a race)."""
 
-    def __init__(self, laid_out: Layout, max_bytes: int = 0, folds: Folds | None = None) -> None:
+    def __init__(
+        self, laid_out: FrontierLayout, max_bytes: int = 0, folds: Folds | None = None
+    ) -> None:
         super().__init__("frontier")
         self.laid_out = laid_out
         self.max_bytes = max_bytes
         self.folds = folds
-        self.counting: FrontierCounting | FrontierRuns | None = None  # made in the first step
+        self.counting: FrontierCounting | SplitCounting | None = None  # made in the first step
         #: Whether this count leads the search in a race (see :meth:`weight`).
         self.leading = False
 
@@ -628,7 +629,7 @@ def frontier_runner(
     if placed is not None:
         position, (starts, masks) = placed
         folds = frontier.folds_for(problem, position, (starts, masks))
-        laid_out = frontier.Layout(data.n_primary, 1, starts, masks)
+        laid_out = frontier.FrontierLayout(data.n_primary, 1, starts, masks)
         return FrontierRunner(laid_out, max_bytes, folds)
     wider = frontier.wide_layout(problem, deadline) if wide else None
     return None if wider is None else FrontierRunner(wider, max_bytes)

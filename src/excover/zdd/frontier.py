@@ -20,7 +20,7 @@ within a memory bound (:func:`start`).
 has an empty window: the count before it has merged into one state, and the rest is
 counted afresh from it. A layout of several words is cut there into runs
 (:func:`excover.zdd._frontier.split_layout`), each counted in the window its own options
-need and the counts multiplied (:class:`Runs`): on the SAT 2026 graph instances, whose
+need and the counts multiplied (:class:`SplitCounting`): on the SAT 2026 graph instances, whose
 parts the order of few states lays out one after another, a part of wide options set
 two words for every part, and the parts of narrow options, which hold most of the
 states, were counted 1.3-2 times slower in them.
@@ -68,7 +68,16 @@ if TYPE_CHECKING:
     from excover.problem import Problem
     from excover.zdd.folding import Folds
 
-__all__ = ["Layout", "Runs", "count", "count_layout", "layout", "layout_of", "start", "suits"]
+__all__ = [
+    "FrontierLayout",
+    "SplitCounting",
+    "count",
+    "count_layout",
+    "layout",
+    "layout_of",
+    "start",
+    "suits",
+]
 __all__ += ["folds_for", "placed_layout", "prefix_counts", "wide_layout"]
 
 #: The widest option span the 64-bit state window holds.
@@ -181,7 +190,7 @@ def _plain(problem: Problem) -> bool:
     return all(lo == 1 for lo in data.lo) and all(hi == 1 for hi in data.hi)
 
 
-class Layout(NamedTuple):
+class FrontierLayout(NamedTuple):
     """A problem laid out for the compiled count: ``n_items`` primary items, states of
     ``words`` 64-bit words, each position's options (``starts``) as masks of ``words``
     words each (``masks``)."""
@@ -192,7 +201,7 @@ class Layout(NamedTuple):
     masks: array[int]
 
 
-def wide_layout(problem: Problem, deadline: float | None = None) -> Layout | None:
+def wide_layout(problem: Problem, deadline: float | None = None) -> FrontierLayout | None:
     """The problem laid out with the items in the order of
     :func:`excover.zdd._frontier.narrow_order` (few states, whatever the span) in the
     fewest words (up to :data:`MAX_WORDS`: spans up to 254 items), or None when the
@@ -224,7 +233,7 @@ def wide_layout(problem: Problem, deadline: float | None = None) -> Layout | Non
     places = memoryview(position)
     laid_out = _frontier.layout(n_items, memoryview(starts), memoryview(items), places, words)
     assert laid_out is not None  # the words were chosen for the span
-    return Layout(n_items, words, *laid_out)
+    return FrontierLayout(n_items, words, *laid_out)
 
 
 def suits(problem: Problem) -> bool:
@@ -336,7 +345,7 @@ def _advanced(
     folds: Folds | None,
     watch: Collection[int] = (),
     stop: Callable[[], bool] | None = None,
-) -> tuple[int | None, _frontier.Counting | Runs]:
+) -> tuple[int | None, _frontier.Counting | SplitCounting]:
     """The count of a one-word layout (the arguments as for :func:`count_layout`,
     ``watch`` as for :func:`start`) advanced until done or ``stop()``: the count (None
     when stopped) and the compiled count, whose ``empties`` hold the watched positions
@@ -347,7 +356,7 @@ def _advanced(
     starts, masks = layout
     layer = None if tick is None else (lambda done, states: tick(done, n_items, states))
     try:
-        counting = start(Layout(n_items, 1, starts, masks), workers, bound, folds, watch)
+        counting = start(FrontierLayout(n_items, 1, starts, masks), workers, bound, folds, watch)
         total = counting.advance(layer, stop)
     except MemoryError as error:  # past the bound, or the tables could not grow
         if bound and "memory limit" in str(error):  # the compiled count's words for its bound
@@ -357,18 +366,18 @@ def _advanced(
 
 
 def start(
-    laid_out: Layout,
+    laid_out: FrontierLayout,
     workers: int = 1,
     max_bytes: int = 0,
     folds: Folds | None = None,
     watch: Collection[int] = (),
-) -> _frontier.Counting | Runs:
+) -> _frontier.Counting | SplitCounting:
     """The compiled count of a laid-out problem, on ``workers`` threads, ready to
     :meth:`~excover.zdd._frontier.Counting.advance` (layer by layer, stopping between
     two layers when asked, and going on later); ``max_bytes`` (0: none) bounds its
     memory (MemoryError past it). A layout in more than one word that falls into runs
     of positions needing fewer (:func:`excover.zdd._frontier.split_layout`) is counted
-    run by run (:class:`Runs`), each in its own window. ``folds`` (one-word layouts
+    run by run (:class:`SplitCounting`), each in its own window. ``folds`` (one-word layouts
     only: :func:`excover.zdd.folding.fold_tables`, made with ``keep`` the watched
     positions) folds its states by symmetries. ``watch``: the positions (0 to
     ``n_items``) whose empty state's count the count keeps in its ``empties``."""
@@ -378,7 +387,7 @@ def start(
             raise ValueError("only one-word layouts fold")
         runs = _frontier.split_layout(n_items, memoryview(starts), memoryview(masks), words)
         if runs is not None:
-            return Runs(runs, workers, max_bytes, watch)
+            return SplitCounting(runs, workers, max_bytes, watch)
     folding: dict[str, Any] = {}
     if folds is not None:
         folding = {
@@ -398,7 +407,7 @@ def start(
     )
 
 
-class Runs:
+class SplitCounting:
     """The frontier count of a layout cut into runs of positions that no option reaches
     across (:func:`excover.zdd._frontier.split_layout`): each run is counted by its own
     compiled count in the window its options need, one run after the other, and the
