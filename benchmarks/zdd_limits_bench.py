@@ -91,7 +91,7 @@ def main() -> None:
 
         seconds, status, _ = timed("solve", str(board), "--method", "zdd", "--limit", "5")
         cells = ExactCover.read(board)
-        listing = dxz.Listing(cells)
+        listing = dxz.DxzListing(cells)
         for _, _ in zip(listing, range(5), strict=False):
             pass
         rows.append(

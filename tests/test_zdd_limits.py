@@ -97,7 +97,7 @@ def test_first_and_a_limited_listing_of_the_api_need_no_family(big_board: str) -
     problem = ExactCover.read(big_board)
     first = problem.first(method="zdd")
     assert first is not None and len(first) == 800
-    listing = dxz.Listing(problem)
+    listing = dxz.DxzListing(problem)
     taken = [solution for solution, _ in zip(listing, range(3), strict=False)]
     assert taken[0] == first and len({tuple(s) for s in taken}) == 3
     assert listing.run.nodes < FEW_NODES
@@ -107,7 +107,7 @@ def test_listing_follows_the_family_to_its_end() -> None:
     """Run to its end, the listing gives the whole family, each set once: the leaves
     found in the memo are listed as well as those solved at once."""
     problem = dominoes(6, 6)
-    listing = dxz.Listing(problem)
+    listing = dxz.DxzListing(problem)
     listed = list(listing)
     assert len(listed) == len({tuple(s) for s in listed}) == 6728 == problem.count("search")
     assert listing.run.hits > 0  # some solutions came from memoised sub-families

@@ -3,7 +3,7 @@
 A count takes the API's route (:func:`excover.zdd.dxz.count`): the frontier count when the
 problem suits it, else the family built top-down when
 :func:`excover.zdd.dxz.prefers_topdown` else the DXZ family. A listing takes the
-solutions as the DXZ search meets them (:class:`excover.zdd.dxz.Listing`): the first
+solutions as the DXZ search meets them (:class:`excover.zdd.dxz.DxzListing`): the first
 after one descent, and a solution limit builds only the part of the family its
 solutions need.
 
@@ -32,8 +32,7 @@ from excover.errors import LimitReached, MemoryBoundError
 if TYPE_CHECKING:
     from excover.counting.request import Bar, MethodRequest
     from excover.problem import Problem
-    from excover.zdd.dxz import Listing as DxzListing
-    from excover.zdd.dxz import Probe, Run
+    from excover.zdd.dxz import DxzListing, DxzResult, Run
 
 __all__ = ["ZddListing", "count", "listing"]
 
@@ -88,7 +87,7 @@ def _layers(bar: Bar) -> Callable[[int, int, int], None]:
     return tick
 
 
-def _dxz(run: Run, bar: Bar) -> Probe:
+def _dxz(run: Run, bar: Bar) -> DxzResult:
     """Run DXZ to its end; with a bar, in slices of :data:`DXZ_SLICE` search nodes that
     show the nodes so far against the size of the search, the nodes over the share of
     its tree walked (:meth:`~excover.zdd.dxz.Run.progress`: the bar counts up where
@@ -108,7 +107,7 @@ def _dxz(run: Run, bar: Bar) -> Probe:
 
 
 class ZddListing:
-    """The solutions as the DXZ search meets them (:class:`excover.zdd.dxz.Listing`), a
+    """The solutions as the DXZ search meets them (:class:`excover.zdd.dxz.DxzListing`), a
     :class:`~excover.counting.outcome.Listing`: until the request's limit or memory
     bound, or Ctrl-C; within :meth:`guard`, until its deadline too (the alarm)."""
 
@@ -124,7 +123,7 @@ class ZddListing:
         limit = self.request.limit
         if limit == 0:
             return
-        self.listing = dxz.Listing(self.problem, self.request.max_memory)
+        self.listing = dxz.DxzListing(self.problem, self.request.max_memory)
         for found, solution in enumerate(self.listing, 1):
             yield solution
             if found == limit:

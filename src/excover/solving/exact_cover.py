@@ -172,7 +172,7 @@ class ExactCover(Problem):
         """Lazily yield the solutions found by ``method`` (at most ``limit`` of them).
 
         ``method="zdd"`` lists them, sorted, as the DXZ search meets them, without waiting
-        for the whole family (:class:`excover.zdd.dxz.Listing`: the first after one
+        for the whole family (:class:`excover.zdd.dxz.DxzListing`: the first after one
         descent, in lexicographic order of the search's option numbers), within the memory
         bound of :mod:`excover.zdd.memory`; :meth:`first` gives the first.
         ``workers``, ``executor`` or ``tasks`` find them as subproblems in parallel, as

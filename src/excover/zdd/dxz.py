@@ -26,7 +26,7 @@ how ``method="auto"`` probes DXZ without losing the probe's work when DXZ wins.
 :func:`solutions` and :func:`first` do not wait for the family: the search stops at each
 *leaf* that holds solutions (a sub-problem with nothing left to cover, or one found in
 the memo) and the solutions below it are listed at once, the options chosen on the way
-followed by each member of the leaf's family (:class:`Listing`). Every solution lies
+followed by each member of the leaf's family (:class:`DxzListing`). Every solution lies
 below exactly one leaf, so each is listed once; the first comes after one descent of the
 search, and a listing cut short (``limit``, a timeout) has built only the part of the
 family it walked. The order is the search's: lexicographic, the options as increasing
@@ -61,8 +61,8 @@ if TYPE_CHECKING:
     from excover.zdd.weighed import Share
 
 __all__ = [
-    "Listing",
-    "Probe",
+    "DxzListing",
+    "DxzResult",
     "Run",
     "by_dxz",
     "count",
@@ -115,7 +115,7 @@ def _order(problem: Problem) -> list[int]:
     return sorted(range(problem.n_options), key=first.__getitem__)
 
 
-class Probe(NamedTuple):
+class DxzResult(NamedTuple):
     """The outcome of a DXZ search: the family (None if the budget ran out), the
     renumbering of the options it uses (new -> old), search nodes and memo hits."""
 
@@ -164,12 +164,12 @@ class Run:
         instead of the whole state: problems with only primary items and a narrow reach."""
         return bool(self._search.compact)
 
-    def run(self, budget: int = -1) -> Probe:
+    def run(self, budget: int = -1) -> DxzResult:
         """Go on until the search ends or has entered ``budget`` search nodes in all (no
         limit when negative); the family is None while the search has not ended."""
         root, nodes, hits = self.step(budget)
         family = _family(self.manager, root) if root >= 0 else None
-        return Probe(family, self.order, nodes, hits)
+        return DxzResult(family, self.order, nodes, hits)
 
     def step(self, budget: int = -1) -> tuple[int, int, int]:
         """:meth:`run` without making the family (whose module a count need not load):
@@ -239,7 +239,7 @@ def _family(manager: Manager, root: int) -> Family:
     return Family(manager, root)
 
 
-def run_dxz(problem: Problem, manager: Manager, budget: int = -1) -> Probe:
+def run_dxz(problem: Problem, manager: Manager, budget: int = -1) -> DxzResult:
     """DXZ over the options renumbered by :func:`_order`, stopping after ``budget`` search
     nodes when ``budget`` is not negative."""
     return Run(problem, manager).run(budget)
@@ -366,7 +366,7 @@ def count(problem: Problem, max_bytes: int | None = None) -> int:
     return dxz(problem, search_manager(max_bytes)).count()
 
 
-class Listing:
+class DxzListing:
     """The solutions of a problem as its DXZ search meets them (see the module notes),
     each a sorted list of option indices; the search's figures so far on the side, for
     statistics. The search runs in a private manager whose memory ``max_bytes`` bounds
@@ -398,12 +398,12 @@ def solutions(
     problem: Problem, limit: int | None = None, max_bytes: int | None = None
 ) -> Iterator[list[int]]:
     """The solutions (at most ``limit``), each a sorted list of option indices, as the
-    DXZ search meets them (:class:`Listing`): the first after one descent, each one once,
+    DXZ search meets them (:class:`DxzListing`): the first after one descent, each one once,
     in the search's lexicographic order (see the module notes), within the memory bound
     ``max_bytes`` (None: the default)."""
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise UsageError(f"limit must be a non-negative integer, not {limit!r}")
-    listed = iter(Listing(problem, max_bytes))
+    listed = iter(DxzListing(problem, max_bytes))
     return listed if limit is None else islice(listed, limit)
 
 
