@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from excover.design import Goal, Outcome, Progress, Report, search
+from excover.design import Evaluation, Goal, Report, SearchProgress, search
 from excover.design.ledger import Ledger
 from excover.tiling import Tile, Tiling
 from excover.tiling.designs import PackingSpace
@@ -92,10 +92,10 @@ def by_enumeration(space: PackingSpace) -> Counter[int]:
     return Counter(classes.tolist())
 
 
-def _progress(every: float) -> Callable[[Progress], None]:
+def _progress(every: float) -> Callable[[SearchProgress], None]:
     shown = [0.0]
 
-    def show(now: Progress) -> None:
+    def show(now: SearchProgress) -> None:
         if now.elapsed - shown[0] < every and now.done < now.total:
             return
         shown[0] = now.elapsed
@@ -187,8 +187,8 @@ def box542(args: argparse.Namespace) -> None:
     print(f"  the designs' weights add up to {weights:,} sets: {agree}")
     if ledger is None:
         return
-    unique: list[tuple[int, Outcome]] = []
-    others: list[tuple[int, Outcome]] = []
+    unique: list[tuple[int, Evaluation]] = []
+    others: list[tuple[int, Evaluation]] = []
     with Ledger(ledger, _header(space, Goal(top=20, by="nodes"))) as book:
         for line in book.ranges:
             for index, outcome in line:

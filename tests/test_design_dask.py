@@ -21,11 +21,11 @@ import pytest
 from excover.design import (
     Design,
     DesignError,
+    Evaluation,
     Goal,
-    Outcome,
-    Progress,
     Report,
     Score,
+    SearchProgress,
     search,
     searching,
 )
@@ -96,7 +96,7 @@ def test_the_cluster_reports_and_records_what_this_process_does(
     here, recorded = reference
     assert here.qualifying == 9 and here.designs > 500  # a search worth the test
     ledger = tmp_path / "cluster.ledger"
-    seen: list[Progress] = []
+    seen: list[SearchProgress] = []
     report = search(
         PackingSpace(**BOX), ledger=ledger, stop=STOP, executor=client, progress=seen.append
     )
@@ -143,7 +143,7 @@ def test_a_timeout_or_ctrl_c_on_the_cluster_keeps_the_ledger(
     stopped = search(PackingSpace(**BOX), ledger=ledger, stop=STOP, executor=client, timeout=0)
     assert stopped.stopped_by == "timeout" and stopped.candidates == 0
 
-    def ctrl_c(seen: Progress) -> None:
+    def ctrl_c(seen: SearchProgress) -> None:
         if seen.done > 0 and not pressed:
             pressed.append(seen.done)
             raise KeyboardInterrupt
@@ -162,7 +162,7 @@ class Slow(PackingSpace):
 
     def evaluate(
         self, design: Design, goal: Goal, beat: Score | None, deadline: float | None
-    ) -> Outcome:
+    ) -> Evaluation:
         time.sleep(SLOW)
         return super().evaluate(design, goal, beat, deadline)
 
@@ -179,7 +179,7 @@ def test_a_range_cancelled_by_ctrl_c_is_searched_again_at_once(
     names a task by its arguments, and a name cancelled a moment ago comes back
     cancelled)."""
 
-    def ctrl_c(seen: Progress) -> None:
+    def ctrl_c(seen: SearchProgress) -> None:
         if not pressed:
             pressed.append(seen.done)
             raise KeyboardInterrupt

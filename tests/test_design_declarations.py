@@ -13,7 +13,7 @@ from excover.design import (
     DesignError,
     Goal,
     GoalError,
-    Progress,
+    SearchProgress,
     parse_declaration,
     read_declaration,
     search,
@@ -188,7 +188,7 @@ def test_the_search_refuses_bad_arguments() -> None:
 
 
 def test_progress_is_told_to_the_end() -> None:
-    seen: list[Progress] = []
+    seen: list[SearchProgress] = []
     space = PackingSpace(board="5x4", catalog="pentominoes", pieces=4)
     search(space, progress=seen.append)
     assert seen and seen[-1].done == seen[-1].total == 495

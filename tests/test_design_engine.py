@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from excover.design import Design, DesignSpace, Goal, Outcome, Score, search
+from excover.design import Design, DesignSpace, Evaluation, Goal, Score, search
 from excover.design.ledger import decode, encode
 
 
@@ -40,15 +40,15 @@ class Toy(DesignSpace):
 
     def evaluate(
         self, design: Design, goal: Goal, beat: Score | None, deadline: float | None
-    ) -> Outcome:
+    ) -> Evaluation:
         self.beats.append(beat)
         index = design.index
         if index % 11 == 0:
-            return Outcome(0, rejected="odd")
+            return Evaluation(0, rejected="odd")
         solutions = index % 4
         if goal.solutions is not None and solutions > goal.solutions:
-            return Outcome(goal.solutions + 1, exact=False)
-        return Outcome(solutions, True, {"level": (index % 5, index % 3)})
+            return Evaluation(goal.solutions + 1, exact=False)
+        return Evaluation(solutions, True, {"level": (index % 5, index % 3)})
 
     def declaration(self) -> dict[str, Any]:
         return {"kind": self.kind, "size": self._size}
@@ -113,15 +113,15 @@ def test_each_evaluation_is_told_the_level_to_beat() -> None:
 def test_ledger_entries_keep_every_outcome() -> None:
     for outcome in [
         None,
-        Outcome(0),
-        Outcome(7),
-        Outcome(3, exact=False),
-        Outcome(0, rejected="colouring"),
-        Outcome(1, True, {"nodes": 812}),
-        Outcome(1, True, {"level": (5, 2, 1), "moves": 17}),
+        Evaluation(0),
+        Evaluation(7),
+        Evaluation(3, exact=False),
+        Evaluation(0, rejected="colouring"),
+        Evaluation(1, True, {"nodes": 812}),
+        Evaluation(1, True, {"level": (5, 2, 1), "moves": 17}),
     ]:
         assert decode(encode(outcome, True)) == outcome
-    assert encode(Outcome(1, True, {"nodes": 3}), False) == 1
+    assert encode(Evaluation(1, True, {"nodes": 3}), False) == 1
     for bad in [True, -1, "x", "3-", {"solutions": 1}, {"solutions": 1, "exact": 1, "scores": {}}]:
         with pytest.raises(ValueError):
             decode(bad)
@@ -131,9 +131,9 @@ def test_each_public_name_is_what_it_names_whatever_is_imported_first() -> None:
     """The package's names are imported on first use: a module imported first (as the
     home of another name) never hides a name of the package."""
     code = (
-        "from excover.design import Progress, Report, Goal, search, Multisets\n"
+        "from excover.design import SearchProgress, Report, Goal, search, Multisets\n"
         "import inspect\n"
-        "assert inspect.isfunction(search) and inspect.isclass(Progress), search\n"
+        "assert inspect.isfunction(search) and inspect.isclass(SearchProgress), search\n"
         "import excover.design as d\n"
         "assert all(not inspect.ismodule(getattr(d, n)) for n in d.__all__)\n"
     )

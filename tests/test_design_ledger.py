@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from excover.design import Design, Goal, LedgerError, Outcome, Report, Score, search
+from excover.design import Design, Evaluation, Goal, LedgerError, Report, Score, search
 from excover.design.ledger import Ledger
 from excover.tiling.designs import PackingSpace
 
@@ -36,7 +36,7 @@ class Fragile(PackingSpace):
 
     def evaluate(
         self, design: Design, goal: Goal, beat: Score | None, deadline: float | None
-    ) -> Outcome:
+    ) -> Evaluation:
         if len(self.evaluated) == self.fail_at:
             raise self.fault()
         self.evaluated.append(design.index)

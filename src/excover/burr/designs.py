@@ -54,9 +54,9 @@ from excover.design import (
     Design,
     DesignError,
     DesignSpace,
+    Evaluation,
     Goal,
     Multisets,
-    Outcome,
     Score,
     Table,
 )
@@ -344,7 +344,7 @@ class BurrDesigns(DesignSpace):
 
     def evaluate(
         self, design: Design, goal: Goal, beat: Score | None, deadline: float | None
-    ) -> Outcome:
+    ) -> Evaluation:
         """The design's solutions (its assemblies that come apart), up to the burr's
         symmetries; scores of the hardest (``beat`` is not used: a design's level needs
         every assembly taken apart)."""
@@ -354,20 +354,20 @@ class BurrDesigns(DesignSpace):
                 "BurrTools does (every solution apart is not offered)"
             )
         if self._too_big(design):
-            return Outcome(0, rejected="area")
+            return Evaluation(0, rejected="area")
         most = None if goal.solutions is None else goal.solutions + 1
         found, whole = self.results(design, deadline, most)
         solved = [r for r in found if r.status == "solved"]
         exact = whole and all(r.status != "unknown" for r in found)
         if not solved:
-            return Outcome(0, exact)
+            return Evaluation(0, exact)
         best = _hardest(solved)
         scores: dict[str, Score] = {
             "level": level_score(best),
             "moves": best.total or 0,
             "assemblies": len(found),
         }
-        return Outcome(len(solved), exact, scores)
+        return Evaluation(len(solved), exact, scores)
 
     # ----- output -----
 

@@ -10,8 +10,8 @@ The public names::
 
     search(space, goal, ledger=..., workers=..., executor=..., timeout=..., progress=...)
     Goal                 which designs qualify, and how the best come first
-    DesignSpace, Design, Outcome   what a domain provides: candidates, designs, outcomes
-    Report, Found, Progress        what a search gives back, and tells as it goes
+    DesignSpace, Design, Evaluation   what a domain provides: candidates, designs, evaluations
+    Report, Found, SearchProgress  what a search gives back, and tells as it goes
     Multisets, canonical           numbering multisets of pieces; orbits under a group
     Table, Declaration, parse_declaration, read_declaration   declarations (TOML)
     DesignError, DeclarationError, GoalError, LedgerError     the errors
@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from excover.design.goal import Goal, Score
     from excover.design.multisets import Multisets, canonical
     from excover.design.report import Found, Report
-    from excover.design.searching import Progress, search
-    from excover.design.space import Design, DesignSpace, Outcome
+    from excover.design.searching import SearchProgress, search
+    from excover.design.space import Design, DesignSpace, Evaluation
 
 __all__ = [
     "Declaration",
@@ -38,15 +38,15 @@ __all__ = [
     "Design",
     "DesignError",
     "DesignSpace",
+    "Evaluation",
     "Found",
     "Goal",
     "GoalError",
     "LedgerError",
     "Multisets",
-    "Outcome",
-    "Progress",
     "Report",
     "Score",
+    "SearchProgress",
     "Table",
     "canonical",
     "parse_declaration",
@@ -64,8 +64,8 @@ _LAZY = {
     "excover.design.goal": ["Goal", "Score"],
     "excover.design.multisets": ["Multisets", "canonical"],
     "excover.design.report": ["Found", "Report"],
-    "excover.design.searching": ["Progress", "search"],
-    "excover.design.space": ["Design", "DesignSpace", "Outcome"],
+    "excover.design.searching": ["SearchProgress", "search"],
+    "excover.design.space": ["Design", "DesignSpace", "Evaluation"],
 }
 
 __getattr__ = lazy_getattr(__name__, _LAZY, globals())

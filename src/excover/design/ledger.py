@@ -53,7 +53,7 @@ from typing import Any
 
 from excover.atomic import write_whole
 from excover.design.errors import LedgerError
-from excover.design.space import Outcome
+from excover.design.space import Evaluation
 from excover.parallel.sharing import FileLock
 
 __all__ = ["FORMAT", "SYNC_EVERY", "Ledger", "Range", "decode", "encode"]
@@ -65,7 +65,7 @@ FORMAT = ("excover-design-ledger", 1)
 SYNC_EVERY = 5.0
 
 
-def encode(outcome: Outcome | None, with_scores: bool) -> Any:
+def encode(outcome: Evaluation | None, with_scores: bool) -> Any:
     """A design's outcome as a ledger entry (see the module notes): ``None`` for an
     index that is not a design; the scores kept only ``with_scores``."""
     if outcome is None:
@@ -78,7 +78,7 @@ def encode(outcome: Outcome | None, with_scores: bool) -> Any:
     return outcome.solutions if outcome.exact else f"{outcome.solutions}+"
 
 
-def decode(entry: Any) -> Outcome | None:
+def decode(entry: Any) -> Evaluation | None:
     """The outcome of a ledger entry; ValueError when it is none of the forms. The
     outcomes without scores are shared (a ledger of millions of designs holds a few
     kinds of them, each once in memory)."""
@@ -96,20 +96,20 @@ def decode(entry: Any) -> Outcome | None:
             and all(_number(v) or _numbers(v) for v in scores.values())
         ):
             kept = {k: tuple(v) if isinstance(v, list) else v for k, v in scores.items()}
-            return Outcome(solutions, exact, kept)
+            return Evaluation(solutions, exact, kept)
     raise ValueError(f"bad outcome {entry!r}")
 
 
 @lru_cache(maxsize=1024)
-def _plain(entry: int | str) -> Outcome:
+def _plain(entry: int | str) -> Evaluation:
     """The outcome of an entry without scores: ``n``, ``"n+"`` or ``"!word"``."""
     if isinstance(entry, int) and entry >= 0:
-        return Outcome(entry)
+        return Evaluation(entry)
     if isinstance(entry, str):
         if entry.startswith("!") and len(entry) > 1:
-            return Outcome(0, rejected=entry[1:])
+            return Evaluation(0, rejected=entry[1:])
         if entry.endswith("+") and entry[:-1].isdigit():
-            return Outcome(int(entry[:-1]), exact=False)
+            return Evaluation(int(entry[:-1]), exact=False)
     raise ValueError(f"bad outcome {entry!r}")
 
 
@@ -129,10 +129,10 @@ class Range:
 
     start: int
     stop: int
-    outcomes: tuple[Outcome | None, ...]
+    outcomes: tuple[Evaluation | None, ...]
     seconds: float
 
-    def __iter__(self) -> Iterator[tuple[int, Outcome | None]]:
+    def __iter__(self) -> Iterator[tuple[int, Evaluation | None]]:
         return zip(range(self.start, self.stop), self.outcomes, strict=True)
 
 

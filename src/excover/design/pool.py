@@ -43,7 +43,7 @@ from typing import Any
 from excover.deadlines import check
 from excover.design.goal import Goal, Score
 from excover.design.ledger import encode
-from excover.design.space import DesignSpace, Outcome
+from excover.design.space import DesignSpace, Evaluation
 from excover.errors import LimitReached
 
 __all__ = ["TASK_SECONDS", "entry", "evaluations", "executor_slots", "on_workers"]
@@ -75,7 +75,7 @@ def evaluations(
     goal: Goal,
     beat: Callable[[], Score | None],
     deadline: float | None,
-) -> Iterator[tuple[int, Outcome | None, float]]:
+) -> Iterator[tuple[int, Evaluation | None, float]]:
     """``(index, outcome, seconds)`` for each index from ``start`` to ``stop``, in
     order: None for a candidate that is not a design. Past ``deadline`` (a
     ``time.monotonic()`` instant), :class:`~excover.LimitReached`."""
@@ -89,7 +89,7 @@ def evaluations(
         yield index, outcome, time.perf_counter() - started
 
 
-def entry(outcome: Outcome | None, goal: Goal) -> Any:
+def entry(outcome: Evaluation | None, goal: Goal) -> Any:
     """An outcome as the ledger keeps it: scores kept for a design that qualifies."""
     keep = outcome is not None and goal.qualifies(outcome.solutions, outcome.exact)
     return encode(outcome, keep)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from excover.design.goal import Goal, Score
-from excover.design.space import Outcome
+from excover.design.space import Evaluation
 
 __all__ = ["KEEP", "Found", "Report", "Tally", "sorted_distribution"]
 
@@ -47,7 +47,7 @@ class Found:
         }
 
 
-def _bucket(outcome: Outcome) -> str:
+def _bucket(outcome: Evaluation) -> str:
     return str(outcome.solutions) if outcome.exact else f"{outcome.solutions}+"
 
 
@@ -68,9 +68,9 @@ class Tally:
         self.rejected: Counter[str] = Counter()
         self.distribution: Counter[str] = Counter()
         self.seconds = 0.0
-        self.best: list[tuple[Score, int, Outcome]] = []
+        self.best: list[tuple[Score, int, Evaluation]] = []
 
-    def add(self, index: int, outcome: Outcome | None) -> None:
+    def add(self, index: int, outcome: Evaluation | None) -> None:
         """Count the outcome of the candidate at ``index`` (None: not a design)."""
         self.candidates += 1
         if outcome is None:

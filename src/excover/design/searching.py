@@ -12,7 +12,7 @@ already there are taken instead of searched: a search stopped by Ctrl-C, a ``tim
 a killed process or a lost machine resumes where it stopped, the same call finishing it
 with the report an unbroken run would have given (no design is evaluated twice).
 
-``progress``, when given, is called with a :class:`Progress` at most every
+``progress``, when given, is called with a :class:`SearchProgress` at most every
 :data:`PROGRESS_EVERY` seconds and at the end: the candidates done (earlier runs
 included) of the range, the designs and qualifying designs so far, and the time left at
 this run's pace. A ``timeout`` or Ctrl-C ends the run with the report of what was done
@@ -38,7 +38,7 @@ from excover.design.report import KEEP, Found, Report, Tally, sorted_distributio
 from excover.design.space import DesignSpace
 from excover.errors import LimitReached
 
-__all__ = ["PROGRESS_EVERY", "Progress", "search"]
+__all__ = ["PROGRESS_EVERY", "SearchProgress", "search"]
 
 #: Seconds between two calls of the progress callback.
 PROGRESS_EVERY = 0.25
@@ -48,7 +48,7 @@ LINE_SECONDS, LINE_MOST = 1.0, 4096
 
 
 @dataclass(frozen=True)
-class Progress:
+class SearchProgress:
     """How far a search is: ``done`` candidates of ``total`` (the range's; earlier runs'
     included), ``designs`` and ``qualifying`` designs among them, ``elapsed`` seconds of
     this run and the seconds ``left`` at its pace (None until known)."""
@@ -69,7 +69,7 @@ def search(
     workers: int | None = None,
     executor: object | None = None,
     timeout: float | None = None,
-    progress: Callable[[Progress], None] | None = None,
+    progress: Callable[[SearchProgress], None] | None = None,
     start: int = 0,
     stop: int | None = None,
     keep: int = KEEP,
@@ -148,7 +148,7 @@ class _Run:
         start: int,
         stop: int,
         timeout: float | None,
-        progress: Callable[[Progress], None] | None,
+        progress: Callable[[SearchProgress], None] | None,
     ) -> None:
         self.space, self.goal, self.tally = space, goal, tally
         self.start, self.stop = start, stop
@@ -263,7 +263,7 @@ class _Run:
         if here and elapsed > 0:
             left = (total - tally.candidates) * elapsed / here
         self.progress(
-            Progress(tally.candidates, total, tally.designs, tally.qualifying, elapsed, left)
+            SearchProgress(tally.candidates, total, tally.designs, tally.qualifying, elapsed, left)
         )
 
     def report(self, workers: int, ledger: str | None) -> Report:

@@ -19,7 +19,7 @@ burrs later) hands the engine of :mod:`excover.design.searching`:
   by a score are kept, the engine passes ``beat``, the score of the last of them, and an
   evaluation that sees it cannot do better may stop (its outcome then inexact). Designs
   that cannot have a solution (their area, a colouring) are rejected before any search,
-  their :class:`Outcome` saying why.
+  their :class:`Evaluation` saying why.
 - **its declaration** (:meth:`~DesignSpace.declaration`), plain JSON data from which
   :meth:`~DesignSpace.from_declaration` builds the same space again: the ledger names the
   search by it, and worker processes build their own copy from it (each keeps what it
@@ -37,7 +37,7 @@ from typing import Any, ClassVar
 from excover.design.errors import DesignError
 from excover.design.goal import Goal, Score
 
-__all__ = ["Design", "DesignSpace", "Outcome"]
+__all__ = ["Design", "DesignSpace", "Evaluation"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class Design:
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class Evaluation:
     """What the evaluation of one design found.
 
     ``solutions``: its number of solutions (up to symmetry when the goal asks for it);
@@ -108,7 +108,7 @@ class DesignSpace(ABC):
     @abstractmethod
     def evaluate(
         self, design: Design, goal: Goal, beat: Score | None, deadline: float | None
-    ) -> Outcome:
+    ) -> Evaluation:
         """The outcome of ``design`` under ``goal``: its search stops once it has found
         more solutions than ``goal.solutions`` (its outcome then inexact). ``beat`` is
         the score of the last of the top K kept so far (None: no such bound), which the

@@ -40,7 +40,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard
 
 from excover.design import Design as Candidate
-from excover.design import DesignSpace, Goal, Multisets, Outcome, Score
+from excover.design import DesignSpace, Evaluation, Goal, Multisets, Score
 from excover.errors import ExcoverError
 from excover.studio.cells import shape
 from excover.studio.design import StudioDesign, StudioDesignError
@@ -258,14 +258,14 @@ class PieceSets(DesignSpace):
 
     def evaluate(
         self, design: Candidate, goal: Goal, beat: Score | None, deadline: float | None
-    ) -> Outcome:
+    ) -> Evaluation:
 
         from excover.tiling import Tiling
         from excover.tiling.design_settle import settle_tiling
 
         why = self.rejected(design.parts)
         if why is not None:
-            return Outcome(0, rejected=why)
+            return Evaluation(0, rejected=why)
         tiling = Tiling(self.board, [self.tiles[k] for k in design.parts], interchangeable=True)
         return settle_tiling(tiling, goal, beat, deadline)
 
@@ -323,7 +323,7 @@ def _search(
     request: dict[str, Any],
     news: Outbox,
 ) -> dict[str, Any]:
-    from excover.design import Progress, search
+    from excover.design import SearchProgress, search
 
     started = time.monotonic()
     asked = SearchRequest.from_json(request)
@@ -338,7 +338,7 @@ def _search(
         }
     )
 
-    def progress(at: Progress) -> None:
+    def progress(at: SearchProgress) -> None:
         news.send(
             {
                 "type": "searched",

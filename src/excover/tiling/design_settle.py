@@ -33,7 +33,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from excover.design import Goal, Outcome, Score
+from excover.design import Evaluation, Goal, Score
 from excover.solving import ExactCover
 from excover.tiling.design_pieces import Catalog, board_symmetries
 from excover.tiling.tile import Shape, Tile
@@ -73,12 +73,12 @@ def bound(goal: Goal, beat: Score | None) -> int | None:
 
 def settle_tiling(
     tiling: Tiling, goal: Goal, beat: Score | None, deadline: float | None
-) -> Outcome:
+) -> Evaluation:
     """The outcome of a design's own ``tiling`` under ``goal`` (:func:`settle`): a
     design with a piece that fits nowhere is rejected (``fit``); up to symmetry, its
     solutions are counted under the board's symmetries, each option map once."""
     if len(set(tiling.option_tiles())) < len(tiling.tiles):
-        return Outcome(0, rejected="fit")
+        return Evaluation(0, rejected="fit")
     maps = None
     if goal.up_to_symmetry:
         kept = {m.tobytes(): m for m in tiling.board_symmetry(deadline).option_maps}
@@ -88,7 +88,7 @@ def settle_tiling(
 
 def settle(
     problem: ExactCover, maps: IntArray | None, most: int | None, deadline: float | None
-) -> Outcome:
+) -> Evaluation:
     """The solutions of ``problem``, as classes under the option permutations ``maps``
     (one row each, the identity among them) or each on its own (None), counted up to
     ``most`` (more: the outcome inexact); the search's nodes as the score ``nodes``.
@@ -98,7 +98,7 @@ def settle(
         search.deadline = deadline
         found = search.count()
         stats = search.stats
-        return Outcome(found, stats.complete, {"nodes": stats.nodes})
+        return Evaluation(found, stats.complete, {"nodes": stats.nodes})
     cap = None if most is None else most * len(maps) + 1
     search = problem.search(seed=0, max_solutions=cap)
     search.deadline = deadline
@@ -111,8 +111,8 @@ def settle(
             break
     stats = search.stats
     if stats.complete:
-        return Outcome(len(seen), True, {"nodes": stats.nodes})
-    return Outcome(max(len(seen), (most or 0) + 1), False, {"nodes": stats.nodes})
+        return Evaluation(len(seen), True, {"nodes": stats.nodes})
+    return Evaluation(max(len(seen), (most or 0) + 1), False, {"nodes": stats.nodes})
 
 
 class Placements:
@@ -202,11 +202,11 @@ class Placements:
 
     def evaluate(
         self, chosen: tuple[int, ...], goal: Goal, beat: Score | None, deadline: float | None
-    ) -> Outcome:
+    ) -> Evaluation:
         """The outcome of the design ``chosen`` (sorted catalog numbers) under ``goal``."""
         why = self.rejected(chosen)
         if why is not None:
-            return Outcome(0, rejected=why)
+            return Evaluation(0, rejected=why)
         problem, numbers = self.problem(chosen)
         maps = None
         if goal.up_to_symmetry:

@@ -36,9 +36,9 @@ from excover.design import (
     Design,
     DesignError,
     DesignSpace,
+    Evaluation,
     Goal,
     Multisets,
-    Outcome,
     Score,
     Table,
     canonical,
@@ -296,7 +296,7 @@ class PackingSpace(_TilingSpace):
 
     def evaluate(
         self, design: Design, goal: Goal, beat: Score | None, deadline: float | None
-    ) -> Outcome:
+    ) -> Evaluation:
         return self.placements.evaluate(design.parts, goal, beat, deadline)
 
     def _parts(self, design: Design) -> tuple[Shape, dict[str, int]]:
@@ -412,10 +412,10 @@ class BoardSpace(_TilingSpace):
 
     def evaluate(
         self, design: Design, goal: Goal, beat: Score | None, deadline: float | None
-    ) -> Outcome:
+    ) -> Evaluation:
         board, _ = self._parts(design)
         if not colourable(imbalance(board.coords()), self._imbalances):
-            return Outcome(0, rejected="colouring")
+            return Evaluation(0, rejected="colouring")
         return settle_tiling(self.tiling(design), goal, beat, deadline)
 
 
