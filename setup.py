@@ -60,7 +60,7 @@ USES_OPENMP = {"excover.zdd._frontier"}
 
 #: The extensions with a kernel per instruction set, chosen at run time; with
 #: ``EXCOVER_NO_SIMD=1`` they are built as MSVC and non-x86 machines build them.
-HAS_SIMD_KERNELS = {"excover.puzzles._sudoku9"}
+HAS_SIMD_KERNELS = {"excover.puzzles.sudoku._sudoku9"}
 
 _PROBE = """
 #include <omp.h>
@@ -212,11 +212,11 @@ extensions = [
     _extension("excover.counting._components"),
     _extension("excover.preprocess._blocked"),
     _extension("excover.preprocess._items"),
-    _extension("excover.puzzles._grid"),
+    _extension("excover.puzzles.sudoku._grid"),
     _extension("excover.tiling._dissections"),
     _extension("excover.tiling._cell_frontier"),
     _extension("excover.tiling._rectangles"),
-    _extension("excover.puzzles._sudoku9"),
+    _extension("excover.puzzles.sudoku._sudoku9"),
     _extension("excover.nonogram._core"),
     _extension("excover.burr._moves"),
     _extension("excover.burr._orbits"),

@@ -11,7 +11,7 @@
  *
  * Build, with tdoku built as benchmarks/sudoku_tdoku.py says (its static library):
  *
- *     gcc -O3 -Isrc/excover/puzzles benchmarks/sudoku_kernels_vs_tdoku.c \
+ *     gcc -O3 -Isrc/excover/puzzles/sudoku benchmarks/sudoku_kernels_vs_tdoku.c \
  *         ~/.cache/excover-bench/tdoku/build/libtdoku_static.a -lstdc++ -o /tmp/vs
  *
  * and run: /tmp/vs FILE SECONDS ROUNDS KERNEL... (kernels by number: 0 portable,

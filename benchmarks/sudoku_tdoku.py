@@ -59,7 +59,7 @@ lines and lines starting with ``#`` are skipped, anything after the 81 cells of 
 ignored.
 
 **Kernels.** excover's Sudoku core has one kernel per instruction set, chosen at run time
-(:mod:`excover.puzzles.simd`); the excover columns are those of the kernel in use
+(:mod:`excover.puzzles.sudoku.simd`); the excover columns are those of the kernel in use
 (``EXCOVER_SIMD`` forces one). ``--kernels all`` (or a list such as ``portable,avx2``)
 times each kernel in the same rounds and adds a table of each one's figures and ratios to
 tdoku's; the CPU's model and vector flags head the output. For the ratio of the two C
@@ -144,7 +144,7 @@ def _sets(text: str) -> list[str]:
 
 
 def _kernels(text: str) -> list[str]:
-    from excover.puzzles.simd import available_kernels, kernel_for
+    from excover.puzzles.sudoku.simd import available_kernels, kernel_for
 
     if text == "all":
         return list(available_kernels())
@@ -363,7 +363,7 @@ def _throughputs(
     row: Row, puzzles: list[str], path: Path, args: argparse.Namespace, tdoku: Tdoku
 ) -> None:
     from excover.puzzles import sudoku
-    from excover.puzzles.simd import simd_kernel, use_kernel
+    from excover.puzzles.sudoku.simd import simd_kernel, use_kernel
 
     n = len(puzzles)
     best: dict[str, float] = {}
@@ -556,7 +556,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{name}: {len(puzzles)} puzzles ...", file=sys.stderr, flush=True)
         rows.append(run_set(name, puzzles, args, tdoku))
 
-    from excover.puzzles.simd import simd_kernel
+    from excover.puzzles.sudoku.simd import simd_kernel
 
     print(f"CPU: {cpu_flags()}")
     print(f"excover's Sudoku kernel (the excover columns): {simd_kernel()}")

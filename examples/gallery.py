@@ -12,7 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from excover import nonogram
-from excover.puzzles import killer, queens, sudoku
+from excover.puzzles import queens, sudoku
+from excover.puzzles.sudoku import killer
 from excover.tiling import (
     HexPattern,
     Pattern,

@@ -23,12 +23,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, ExcoverError, Family, nonogram
-from excover.formats.burrtools import parse_xmpuzzle
+from excover.burr.xmpuzzle import parse_xmpuzzle
 from excover.formats.dlx import parse_dlx_bytes
 from excover.lang import parse
 from excover.parallel.checkpoint import Checkpoint
-from excover.puzzles import killer, sudoku
-from excover.puzzles.sudoku_file import read_puzzles
+from excover.puzzles import sudoku
+from excover.puzzles.sudoku import killer
+from excover.puzzles.sudoku.files import read_puzzles
 from excover.sat.cnf import CNF
 from excover.tiling import Tiling
 

@@ -15,8 +15,9 @@ import pytest
 from builders import COMBINE_DATA
 
 from excover.main import main
-from excover.puzzles import _sudoku9, killer, sudoku
-from excover.puzzles.sudoku_file import Puzzle, read_puzzles
+from excover.puzzles import sudoku
+from excover.puzzles.sudoku import _sudoku9, killer
+from excover.puzzles.sudoku.files import PuzzleText, read_puzzles
 
 SHARED = COMBINE_DATA / "sudoku_test.txt"
 
@@ -106,10 +107,10 @@ def test_sudoku_variants_and_bad_input(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_read_puzzles_tells_a_grid_from_a_list() -> None:
     grid = SHARED.read_text()
-    assert read_puzzles(grid) == [Puzzle("\n".join(grid.split()), 1)]
+    assert read_puzzles(grid) == [PuzzleText("\n".join(grid.split()), 1)]
     lines = [sudoku.generate(seed=k) for k in range(3)]
     found = read_puzzles("# three\n\n" + "\n".join(lines))
-    assert found == [Puzzle(p, k + 3) for k, p in enumerate(lines)]
+    assert found == [PuzzleText(p, k + 3) for k, p in enumerate(lines)]
 
 
 def test_sixteen_4x4_puzzles_are_not_a_16x16_grid() -> None:
@@ -119,11 +120,11 @@ def test_sixteen_4x4_puzzles_are_not_a_16x16_grid() -> None:
     rows = [sixteen[k : k + 16] for k in range(0, 256, 16)]
     bare = "\n".join(rows)
     assert len(read_puzzles(bare)) == 16  # as documented: 16 cells make a 4x4 puzzle
-    assert read_puzzles(bare, "grid") == [Puzzle(bare, 1)]
+    assert read_puzzles(bare, "grid") == [PuzzleText(bare, 1)]
     drawn = sudoku.format_grid(sixteen)  # blanks and bars between cells: a grid
     (only,) = read_puzzles(drawn)
-    assert sudoku.parse(only.text, sudoku.Board((4, 4))) == sudoku.parse(
-        sixteen, sudoku.Board((4, 4))
+    assert sudoku.parse(only.text, sudoku.SudokuBoard((4, 4))) == sudoku.parse(
+        sixteen, sudoku.SudokuBoard((4, 4))
     )
     nine = sudoku.format_grid(lines_of_nine := sudoku.generate(seed=5))  # separator lines too
     (only,) = read_puzzles(nine)

@@ -1,4 +1,4 @@
-"""Tests of :mod:`excover.puzzles.killer` against a brute force and the rules.
+"""Tests of :mod:`excover.puzzles.sudoku.killer` against a brute force and the rules.
 
 On the 4x4 board every grid is known (the Latin squares obeying the boxes), so the count
 of a killer puzzle is checked against the grids whose cages have the right sums and
@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import FormatError, UsageError
-from excover.puzzles import killer, sudoku
+from excover.puzzles import sudoku
+from excover.puzzles.sudoku import killer
 
 
 def random_cages(grid: str, n: int, rng: random.Random, biggest: int) -> list[killer.Cage]:

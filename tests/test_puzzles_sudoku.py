@@ -40,7 +40,7 @@ FAMOUS = [
 JIGSAW4 = "AABBACBBACDDCCDD"
 
 
-def units(board: sudoku.Board) -> list[list[int]]:
+def units(board: sudoku.SudokuBoard) -> list[list[int]]:
     """The rules' units, written out again here rather than taken from the module."""
     n, (rows, columns) = board.size, board.box
     found = [[r * n + c for c in range(n)] for r in range(n)]
@@ -57,7 +57,7 @@ def units(board: sudoku.Board) -> list[list[int]]:
     return found
 
 
-def obeys_rules(puzzle: str, solution: str, board: sudoku.Board) -> bool:
+def obeys_rules(puzzle: str, solution: str, board: sudoku.SudokuBoard) -> bool:
     """A full grid, every unit holding each symbol once, every given kept."""
     n = board.size
     symbols = set(sudoku.SYMBOLS[:n])
@@ -85,7 +85,7 @@ def latin_squares() -> list[str]:
     return squares
 
 
-def brute_count(puzzle: str, board: sudoku.Board) -> int:
+def brute_count(puzzle: str, board: sudoku.SudokuBoard) -> int:
     return sum(
         1
         for grid in latin_squares()
@@ -96,15 +96,15 @@ def brute_count(puzzle: str, board: sudoku.Board) -> int:
 
 def test_the_4x4_board_has_288_grids() -> None:
     assert len(latin_squares()) == 576  # classical figures, found by the brute force
-    assert brute_count("." * 16, sudoku.Board((2, 2))) == 288
+    assert brute_count("." * 16, sudoku.SudokuBoard((2, 2))) == 288
     assert sudoku.count("." * 16, None) == 288
 
 
 JIGSAW_REGIONS = tuple(ord(ch) - ord("A") for ch in JIGSAW4)
 BOARDS_4X4 = [
-    sudoku.Board((2, 2)),
-    sudoku.Board((2, 2), diagonal=True),
-    sudoku.Board((2, 2), regions=JIGSAW_REGIONS),
+    sudoku.SudokuBoard((2, 2)),
+    sudoku.SudokuBoard((2, 2), diagonal=True),
+    sudoku.SudokuBoard((2, 2), regions=JIGSAW_REGIONS),
 ]
 
 
@@ -144,7 +144,7 @@ def test_hard_9x9_puzzles_are_unique_and_solved(puzzle: str) -> None:
 @pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (3, 4), (4, 4)])
 def test_constructed_statuses(box: tuple[int, int]) -> None:
     n = box[0] * box[1]
-    board = sudoku.Board(box)
+    board = sudoku.SudokuBoard(box)
     full = sudoku.solve("." * n * n, box=box)
     assert full is not None and obeys_rules("." * n * n, full, board)
     rng = random.Random(n)
@@ -230,7 +230,7 @@ def test_larger_boards() -> None:
     for box in [(4, 4), (5, 5)]:
         n = box[0] * box[1]
         solution = sudoku.solve("0" * n * n)
-        assert solution is not None and obeys_rules("." * n * n, solution, sudoku.Board(box))
+        assert solution is not None and obeys_rules("." * n * n, solution, sudoku.SudokuBoard(box))
     puzzle = sudoku.generate((4, 4), seed=1)
     assert sudoku.classify(puzzle) == "unique"
 
@@ -239,7 +239,7 @@ def test_larger_boards() -> None:
 def test_25x25_generation_and_solving(diagonal: bool) -> None:
     """Minimal 25x25 puzzles are out of reach (see the README); unminimised ones are
     generated and solved in a blink, and the generic engine confirms uniqueness."""
-    board = sudoku.Board((5, 5), diagonal=diagonal)
+    board = sudoku.SudokuBoard((5, 5), diagonal=diagonal)
     puzzle = sudoku.generate((5, 5), seed=2, minimal=False, diagonal=diagonal)
     assert len(puzzle) == 625 and set(puzzle) <= set("." + sudoku.SYMBOLS[:25])
     assert puzzle != sudoku.generate((5, 5), seed=3, minimal=False, diagonal=diagonal)
@@ -254,7 +254,7 @@ def test_25x25_generation_and_solving(diagonal: bool) -> None:
     assert obeys_rules(fewer, solution, board)
 
 
-def singles_only(puzzle: str, board: sudoku.Board) -> str | None:
+def singles_only(puzzle: str, board: sudoku.SudokuBoard) -> str | None:
     """Naked and hidden singles applied until none is left, in plain Python: the solved
     grid when they solve ``puzzle``, None when they stall or find a contradiction."""
     n = board.size
@@ -291,7 +291,7 @@ def singles_only(puzzle: str, board: sudoku.Board) -> str | None:
 
 
 def test_needs_search_agrees_with_a_plain_singles_solver() -> None:
-    board = sudoku.Board()
+    board = sudoku.SudokuBoard()
     puzzles = [sudoku.generate(seed=k) for k in range(40)] + FAMOUS
     hard = sudoku.needs_search(puzzles)
     by_singles = [singles_only(p, board) for p in puzzles]
@@ -330,7 +330,7 @@ def test_6x6_variants_agree_with_the_generic_engine(variant: str, seed: int, kee
     solution = sudoku.solve(puzzle, **options)
     board = sudoku.board_for(puzzle, (2, 3), diagonal=options["diagonal"], regions=JIGSAW6)
     if variant != "jigsaw":
-        board = sudoku.Board((2, 3), diagonal=options["diagonal"])
+        board = sudoku.SudokuBoard((2, 3), diagonal=options["diagonal"])
     assert solution is not None and obeys_rules(puzzle, solution, board)
 
 
@@ -370,7 +370,7 @@ def test_bad_arguments() -> None:
 
 
 def test_parse_one_line_and_grid_forms_agree() -> None:
-    board = sudoku.Board((4, 4))
+    board = sudoku.SudokuBoard((4, 4))
     puzzle = sudoku.generate((4, 4), seed=3)
     values = sudoku.parse(puzzle, board)
     assert all(
@@ -400,7 +400,7 @@ def test_a_signal_stops_the_compiled_search_and_leaves_the_cover_intact() -> Non
         signal.signal(signal.SIGALRM, old)
     assert sudoku.solve_many(FAMOUS) == before
     assert all(
-        s is not None and obeys_rules(p, s, sudoku.Board())
+        s is not None and obeys_rules(p, s, sudoku.SudokuBoard())
         for p, s in zip(FAMOUS, before, strict=True)
     )
     assert sudoku.count("." * 16, None) == 288
@@ -472,7 +472,7 @@ def test_a_hexadecimal_16x16_puzzle_is_read_with_0_as_a_digit_and_a_warning() ->
     assert no_warning(lambda: sudoku.classify(hexed, digits="0-F")) == "unique"
     assert no_warning(lambda: list(sudoku.solutions(hexed, digits="0-F"))) == [found]
     assert no_warning(lambda: sudoku.solve_many([hexed, hexed], digits="0-F")) == [found] * 2
-    assert obeys_rules(puzzle, relabel(found, HEX, ONE_TO_G), sudoku.Board((4, 4)))
+    assert obeys_rules(puzzle, relabel(found, HEX, ONE_TO_G), sudoku.SudokuBoard((4, 4)))
     # asked to read 0 as a blank, it is another puzzle (more blanks): solved as asked
     other = no_warning(lambda: sudoku.solve(hexed, digits="1-G"))
     assert other is not None and other != found and "0" not in other

@@ -1,4 +1,4 @@
-"""The compiled 9x9 core (:mod:`excover.puzzles._sudoku9`) against independent references.
+"""The compiled 9x9 core (:mod:`excover.puzzles.sudoku._sudoku9`) against independent references.
 
 The core keeps digit-major bitboards and deduces by table look-ups; the references do
 not share any of it: the general grid solver (cell-major words, unit tables, no band
@@ -17,9 +17,10 @@ from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from excover.puzzles import _sudoku9, sudoku, sudoku_board
+from excover.puzzles import sudoku
+from excover.puzzles.sudoku import _sudoku9, board, solver
 
-BOARD = sudoku.Board()
+BOARD = sudoku.SudokuBoard()
 
 
 def rules_hold(puzzle: bytes, solution: bytes) -> bool:
@@ -46,13 +47,13 @@ def core(grids: bytes, limit: int) -> tuple[list[int], bytearray, list[int]]:
 def general(grids: bytes, limit: int) -> tuple[list[int], bytearray]:
     n = len(grids) // 81
     counts, out = array("i", bytes(4 * n)), bytearray(grids)
-    sudoku._solver(BOARD).run(grids, limit, out, counts)
+    solver._solver(BOARD).run(grids, limit, out, counts)
     return list(counts), out
 
 
 def random_grid(rng: random.Random) -> bytes:
     """A random full grid, from the general solver's randomised search."""
-    _, full = sudoku._run(BOARD, bytes(81), 1, seed=rng.getrandbits(64) | 1)
+    _, full = solver._run(BOARD, bytes(81), 1, seed=rng.getrandbits(64) | 1)
     return bytes(full)
 
 
@@ -88,7 +89,7 @@ def test_counts_and_first_solutions_agree_with_the_general_solver(
 @settings(max_examples=examples(40), deadline=None)
 @given(puzzles())
 def test_counts_agree_with_dancing_links(puzzle: bytes) -> None:
-    text = bytes(puzzle).translate(sudoku_board._TO_SYMBOL).decode()
+    text = bytes(puzzle).translate(board._TO_SYMBOL).decode()
     cover = sudoku.problem(text)
     assert core(puzzle, 30)[0] == [cover.count(method="search", max_solutions=30)]
 

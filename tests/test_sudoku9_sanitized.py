@@ -26,8 +26,9 @@ from typing import NoReturn
 import pytest
 
 from excover.puzzles import sudoku
+from excover.puzzles.sudoku import solver
 
-CORE = Path(__file__).resolve().parents[1] / "src" / "excover" / "puzzles"
+CORE = Path(__file__).resolve().parents[1] / "src" / "excover" / "puzzles" / "sudoku"
 
 #: Compiling the driver with the sanitizers takes most of a minute of CPU: a slow test.
 pytestmark = pytest.mark.slow
@@ -69,10 +70,10 @@ int main(void) {
 
 def thinned_grids(count: int, seed: int) -> list[str]:
     """Random full grids (the general solver's random search), 18-25 givens kept."""
-    board, rng = sudoku.Board(), random.Random(seed)
+    board, rng = sudoku.SudokuBoard(), random.Random(seed)
     grids = []
     for _ in range(count):
-        _, full = sudoku._run(board, bytes(81), 1, seed=rng.getrandbits(64) | 1)
+        _, full = solver._run(board, bytes(81), 1, seed=rng.getrandbits(64) | 1)
         keep = set(rng.sample(range(81), rng.randrange(18, 26)))
         grids.append("".join(str(full[i]) if i in keep else "0" for i in range(81)))
     return grids

@@ -13,7 +13,7 @@ import pytest
 from excover import UsageError
 from excover.main import main
 from excover.puzzles import sudoku
-from excover.puzzles.sudoku_generate import generate_many
+from excover.puzzles.sudoku.generator import generate_many
 
 
 def unique_by_dancing_links(puzzle: str, box: tuple[int, int] = (3, 3)) -> bool:

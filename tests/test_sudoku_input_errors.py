@@ -13,7 +13,8 @@ import pytest
 
 from excover import FormatError, ProblemError, UsageError
 from excover.main import main
-from excover.puzzles import killer, sudoku
+from excover.puzzles import sudoku
+from excover.puzzles.sudoku import killer
 
 PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 
@@ -21,7 +22,7 @@ PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419.
 @pytest.mark.parametrize("box", [(3,), 3, "33", (3.0, 3.0), ("3", "3"), (True, 3), None])
 def test_a_box_that_is_not_a_pair_of_ints_is_a_usage_error(box: Any) -> None:
     with pytest.raises(UsageError, match="box shape"):
-        sudoku.Board(box)
+        sudoku.SudokuBoard(box)
     with pytest.raises(UsageError, match="box shape"):
         sudoku.generate(box, seed=1)
     if box is not None:  # None means: infer it
@@ -31,14 +32,14 @@ def test_a_box_that_is_not_a_pair_of_ints_is_a_usage_error(box: Any) -> None:
 
 def test_a_box_or_regions_given_as_lists_make_a_usable_board() -> None:
     quad = [0, 0, 1, 1] * 2 + [2, 2, 3, 3] * 2
-    board = sudoku.Board([2, 2], regions=quad)  # type: ignore[arg-type]
-    assert board == sudoku.Board((2, 2), regions=tuple(quad))
-    assert hash(board) == hash(sudoku.Board((2, 2), regions=tuple(quad)))
+    board = sudoku.SudokuBoard([2, 2], regions=quad)  # type: ignore[arg-type]
+    assert board == sudoku.SudokuBoard((2, 2), regions=tuple(quad))
+    assert hash(board) == hash(sudoku.SudokuBoard((2, 2), regions=tuple(quad)))
     solution = sudoku.solve("1" + "." * 15, box=[2, 2])  # type: ignore[arg-type]
     assert solution is not None and sudoku.classify(solution) == "unique"
     for regions in (5, "aabb"):
         with pytest.raises(UsageError, match="regions"):
-            sudoku.Board((2, 2), regions=regions)  # type: ignore[arg-type]
+            sudoku.SudokuBoard((2, 2), regions=regions)  # type: ignore[arg-type]
     with pytest.raises(UsageError, match="regions"):
         sudoku.solve(PUZZLE, regions=5)  # type: ignore[arg-type]
 

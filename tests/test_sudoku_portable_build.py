@@ -1,6 +1,6 @@
 """The Sudoku core as MSVC and non-x86 machines build it: the portable kernel alone.
 
-The test compiles ``puzzles/_sudoku9.pyx`` from the source tree with
+The test compiles ``puzzles/sudoku/_sudoku9.pyx`` from the source tree with
 ``EXCOVER_NO_SIMD=1`` (the C macro ``S9_PORTABLE_ONLY``: no SSE4.1, AVX2 or AVX-512 copy,
 no SSE2 step, no ``__builtin_cpu_supports``) through the project's own ``setup.py`` logic,
 loads the module it made, and checks that it offers the portable kernel only and gives
@@ -16,7 +16,8 @@ from types import ModuleType
 import pytest
 from lone_build import ONE_AT_A_TIME, lone_build
 
-from excover.puzzles import _sudoku9, sudoku
+from excover.puzzles import sudoku
+from excover.puzzles.sudoku import _sudoku9, solver
 
 #: "Easter Monster", Arto Inkala's 2012 puzzle, "AI Escargot": they need a search.
 HARD = [
@@ -35,7 +36,7 @@ def portable_core(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     """The Sudoku core compiled with EXCOVER_NO_SIMD=1, loaded from a scratch folder."""
     return lone_build(
         tmp_path_factory,
-        "excover.puzzles._sudoku9",
+        "excover.puzzles.sudoku._sudoku9",
         "EXCOVER_NO_SIMD",
         "portable kernel only (EXCOVER_NO_SIMD is set)",
     )
@@ -62,7 +63,7 @@ def test_the_portable_build_agrees_with_the_installed_portable_kernel(
     texts = [*HARD, *(sudoku.generate(seed=k) for k in range(10)), "." * 81, "11" + "." * 79]
     grids = bytearray(b"".join(bytes(0 if c == "." else int(c) for c in t) for t in texts))
     for _ in range(30):  # random full grids thinned at random: no, one or many solutions
-        _, full = sudoku._run(sudoku.CLASSIC, bytes(81), 1, seed=rng.getrandbits(64) | 1)
+        _, full = solver._run(solver.CLASSIC, bytes(81), 1, seed=rng.getrandbits(64) | 1)
         grid = bytearray(full)
         for cell in rng.sample(range(81), rng.randrange(50, 81)):
             grid[cell] = 0

@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 import excover
 from excover import UsageError
 from excover.puzzles import sudoku
-from excover.puzzles.simd import (
+from excover.puzzles.sudoku import solver
+from excover.puzzles.sudoku.simd import (
     KERNELS,
     available_kernels,
     core,
@@ -72,7 +73,7 @@ def puzzles(draw: st.DrawFn) -> bytes:
     """A random full grid thinned at random, sometimes with a random given added (often a
     clash): puzzles of no, one and many solutions."""
     rng = random.Random(draw(st.integers(0, 2**32)))
-    _, full = sudoku._run(sudoku.CLASSIC, bytes(81), 1, seed=rng.getrandbits(64) | 1)
+    _, full = solver._run(solver.CLASSIC, bytes(81), 1, seed=rng.getrandbits(64) | 1)
     grid = bytearray(full)
     for cell in rng.sample(range(81), 81 - draw(st.integers(0, 81))):
         grid[cell] = 0

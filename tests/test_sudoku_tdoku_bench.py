@@ -58,7 +58,7 @@ def test_runs_without_tdoku(
 def test_kernels_are_timed_side_by_side(
     bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from excover.puzzles.simd import available_kernels, simd_kernel
+    from excover.puzzles.sudoku.simd import available_kernels, simd_kernel
 
     assert bench.parse_args(["--kernels", "all"]).kernels == list(available_kernels())
     with pytest.raises(SystemExit):

@@ -37,7 +37,7 @@ from symmetric import (
 from excover import ExactCover, SymmetryError, UsageError
 from excover.engines import Search
 from excover.puzzles.queens import queens
-from excover.puzzles.sudoku import Board
+from excover.puzzles.sudoku import SudokuBoard
 from excover.symmetry import Automorphism, BrokenSearch, Group, burnside
 from excover.symmetry.chain import StabilizerChain
 
@@ -273,7 +273,7 @@ SUDOKU = [
 
 
 def test_shidoku_grids() -> None:
-    problem = Board((2, 2)).cover()
+    problem = SudokuBoard((2, 2)).cover()
     assert problem.count() == 288
     square = Group(problem, RELABEL + SQUARE)
     assert square.order == 24 * 8
@@ -390,7 +390,7 @@ def test_a_group_too_large_to_list_is_refused(monkeypatch: pytest.MonkeyPatch) -
     from excover.symmetry import fixed
 
     monkeypatch.setattr(fixed, "MAX_ELEMENTS", 100)
-    problem = Board((2, 2)).cover()
+    problem = SudokuBoard((2, 2)).cover()
     with pytest.raises(SymmetryError, match="this one has 3,072; the limit is 100"):
         burnside(problem, problem.symmetries())
 

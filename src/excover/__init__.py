@@ -10,7 +10,7 @@ The public names::
                  SymmetryError
     Family       a family of sets of ints as a ZDD (all the solutions of a problem, ...)
     simd_kernel  the instruction set the compiled Sudoku core runs with ("avx512", ...;
-                 EXCOVER_SIMD forces one: excover.puzzles.simd)
+                 EXCOVER_SIMD forces one: excover.puzzles.sudoku.simd)
 
 The model and the engines are imported on first use (``excover.ExactCover`` imports
 them then), so that ``import excover`` and the ``excover`` command start fast
@@ -37,7 +37,7 @@ from excover.lazy import lazy_dir, lazy_getattr
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from excover.engines import Search
-    from excover.puzzles.simd import simd_kernel
+    from excover.puzzles.sudoku.simd import simd_kernel
     from excover.solving import ExactCover
     from excover.statistics import Stats
     from excover.zdd import Family
@@ -69,7 +69,7 @@ _LAZY = {
     "excover.engines": ["Search"],
     "excover.statistics": ["Stats"],
     "excover.zdd": ["Family"],
-    "excover.puzzles.simd": ["simd_kernel"],
+    "excover.puzzles.sudoku.simd": ["simd_kernel"],
 }
 
 __getattr__ = lazy_getattr(__name__, _LAZY, globals())

@@ -74,7 +74,7 @@ Run 'excover COMMAND --help' for the options of a command."""
 def _version() -> str:
     """``excover VERSION (simd: KERNEL)``: the version and the Sudoku core's kernel."""
     from excover import __version__
-    from excover.puzzles.simd import simd_kernel
+    from excover.puzzles.sudoku.simd import simd_kernel
 
     return f"excover {__version__} (simd: {simd_kernel()})"
 

@@ -4,7 +4,12 @@ Each module *builds* an :class:`~excover.ExactCover` (or hands its puzzles to a 
 specialised for them) and *decodes* solutions into the puzzle's own terms; none of them
 knows how the engines search. Import the module you need::
 
-    from excover.puzzles import killer, queens, sudoku
+    from excover.puzzles import queens, sudoku
+    from excover.puzzles.sudoku import killer
+
+Sudoku is a package of its own, :mod:`excover.puzzles.sudoku` (its boards, files,
+pictures, generator, killer cages, compiled solvers and command); queens is one module,
+:mod:`excover.puzzles.queens`.
 
 Nonograms have their own package, :mod:`excover.nonogram` (a compiled solver of their
 own, plus XCC and SAT routes); ``from excover.puzzles import nonogram``, as the design's

@@ -15,8 +15,8 @@ counts it, with ``--workers`` or any flag of ``count``). Results go to stdout
 as ``FILE:LINE: message``.
 
 This module builds both parsers and runs ``queens``; the run of ``sudoku`` is
-:mod:`excover.puzzles.sudoku_cli` (its input and flags) and
-:mod:`excover.puzzles.sudoku_runs` (the solving paths and their output), imported only
+:mod:`excover.puzzles.sudoku.cli` (its input and flags) and
+:mod:`excover.puzzles.sudoku.runs` (the solving paths and their output), imported only
 when it runs.
 """
 
@@ -239,7 +239,7 @@ def add_puzzle_commands(commands: Any) -> None:
 
 def _sudoku(args: argparse.Namespace) -> int:
     """``excover sudoku``, whose run is imported only when it runs."""
-    from excover.puzzles.sudoku_cli import run
+    from excover.puzzles.sudoku.cli import run
 
     return run(args)
 

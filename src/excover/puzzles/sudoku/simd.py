@@ -1,6 +1,6 @@
 """Which instruction set the compiled 9x9 Sudoku core runs with, chosen at run time.
 
-The core (:mod:`excover.puzzles._sudoku9`) holds one copy of its search per instruction
+The core (:mod:`excover.puzzles.sudoku._sudoku9`) holds one copy of its search per instruction
 set: ``portable`` (plain C, SSE2 on x86-64), and on x86 built with GCC or Clang ``sse4``
 (SSE4.1 and POPCNT), ``avx2`` (AVX2, BMI1/2) and ``avx512`` (AVX-512 F, BW and VL). All
 give the same answers; on import the widest one the CPU runs is used, so that one build
@@ -42,7 +42,7 @@ _chosen: ModuleType | None = None
 
 def available_kernels() -> tuple[str, ...]:
     """The kernels this build has and this CPU runs, narrowest first."""
-    from excover.puzzles import _sudoku9
+    from excover.puzzles.sudoku import _sudoku9
 
     return _sudoku9.supported()
 
@@ -51,7 +51,7 @@ def kernel_for(value: str | None) -> str:
     """The kernel that ``EXCOVER_SIMD=value`` asks for (unset or empty: the widest this
     CPU runs). Raises :class:`~excover.UsageError` for a name not in :data:`KERNELS` or
     a kernel this CPU (or this build) cannot run, naming the ones it can."""
-    from excover.puzzles import _sudoku9
+    from excover.puzzles.sudoku import _sudoku9
 
     runs = _sudoku9.supported()
     name = (value or "").strip().lower()
@@ -75,7 +75,7 @@ def core() -> ModuleType:
     Raises :class:`~excover.UsageError` at every call while that value is refused."""
     global _chosen
     if _chosen is None:
-        from excover.puzzles import _sudoku9
+        from excover.puzzles.sudoku import _sudoku9
 
         _sudoku9.select(kernel_for(os.environ.get(ENVIRONMENT)))
         _chosen = _sudoku9

@@ -16,7 +16,7 @@ from typing import TypedDict
 from excover.errors import ExcoverWarning, ProblemError, UsageError
 from excover.solving import ExactCover
 
-__all__ = ["SYMBOLS", "Board", "Rules", "board_for", "digit_set", "parse"]
+__all__ = ["SYMBOLS", "Rules", "SudokuBoard", "board_for", "digit_set", "parse"]
 
 #: The symbols of the values 1, 2, ...: digits, then letters.
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -32,7 +32,7 @@ _NO_LIMIT = 2**31 - 1
 
 
 @dataclass(frozen=True)
-class Board:
+class SudokuBoard:
     """The rules of a board: box shape ``(rows, columns)``, and the variants.
 
     ``regions`` (jigsaw) gives the region of each cell, row by row, replacing the boxes;
@@ -275,7 +275,7 @@ def board_for(
     diagonal: bool = False,
     regions: str | Sequence[int] | None = None,
     digits: str | None = None,
-) -> Board:
+) -> SudokuBoard:
     """The board of ``puzzle`` (or of a batch of puzzles: the first one's size, and the
     digits all of them use): ``box`` when given, else inferred from its size; ``digits``
     when given, else the default ones or those the givens show (see the module text)."""
@@ -292,11 +292,11 @@ def board_for(
         regions = [numbers.setdefault(ch, len(numbers)) for ch in symbols]
     box = _check_box(box)
     if digits is None:
-        digits = _detect_digits(puzzles, Board(box).size)
-    return Board(box, diagonal, None if regions is None else tuple(regions), digits)
+        digits = _detect_digits(puzzles, SudokuBoard(box).size)
+    return SudokuBoard(box, diagonal, None if regions is None else tuple(regions), digits)
 
 
-def parse(puzzle: str, board: Board) -> bytes:
+def parse(puzzle: str, board: SudokuBoard) -> bytes:
     """The values of the cells of ``puzzle`` (0 for a blank), row by row.
 
     Raises ProblemError naming the position of a bad character, or the length.
@@ -345,7 +345,7 @@ def _allowed(size: int) -> bytes:
     return (".0" + SYMBOLS[:size] + SYMBOLS[9:size].lower()).encode()
 
 
-def _text(values: bytes | bytearray, board: Board | None = None) -> str:
+def _text(values: bytes | bytearray, board: SudokuBoard | None = None) -> str:
     """Cell values as a one-line puzzle, in ``board``'s digits (default: ``1-9A-Z``)."""
     table = _TO_SYMBOL if board is None or board.digits is None else _writer(board.digits)
     return bytes(values).translate(table).decode()

@@ -14,10 +14,10 @@ from typing import NamedTuple
 
 from excover.errors import FormatError, UsageError
 
-__all__ = ["Puzzle", "read_puzzles"]
+__all__ = ["PuzzleText", "read_puzzles"]
 
 
-class Puzzle(NamedTuple):
+class PuzzleText(NamedTuple):
     """A puzzle's text and the line of its file it starts on (None: the command line)."""
 
     text: str
@@ -33,7 +33,7 @@ _NO_DRAWING = str.maketrans("", "", "".join(_DRAWING))
 def _symbols() -> str:
     """The digits of the boards, in order (imported on first use: the solvers behind
     them are not needed to read a file)."""
-    from excover.puzzles.sudoku import SYMBOLS
+    from excover.puzzles.sudoku.board import SYMBOLS
 
     return SYMBOLS
 
@@ -52,7 +52,7 @@ def _is_one_line_size(cells: int) -> bool:
     )
 
 
-def read_puzzles(text: str, layout: str = "auto", source: str = "<input>") -> list[Puzzle]:
+def read_puzzles(text: str, layout: str = "auto", source: str = "<input>") -> list[PuzzleText]:
     """The puzzles of a file with the line each starts on: one per line, or one
     multi-line grid (``layout`` "lines", "grid", or "auto": the rule of ``--help``).
 
@@ -72,7 +72,7 @@ def read_puzzles(text: str, layout: str = "auto", source: str = "<input>") -> li
         drawn = any(_SEPARATORS.intersection(ln.strip()) for _, ln in rows)
         layout = "grid" if square and (drawn or not _is_one_line_size(size)) else "lines"
     if layout == "lines":
-        return [Puzzle(line.strip(), number) for number, line in rows]
+        return [PuzzleText(line.strip(), number) for number, line in rows]
     allowed = set(".0" + _symbols()[:size] + _symbols()[9:size].lower())
     for number, line in rows:
         cells = [ch for ch in line if ch not in _DRAWING]
@@ -83,4 +83,4 @@ def read_puzzles(text: str, layout: str = "auto", source: str = "<input>") -> li
             if ch not in allowed:
                 message = f"bad character {ch!r} in column {column} of a {size}x{size} grid"
                 raise FormatError(message, source=source, line=number)
-    return [Puzzle("\n".join(line for _, line in rows), rows[0][0])]
+    return [PuzzleText("\n".join(line for _, line in rows), rows[0][0])]

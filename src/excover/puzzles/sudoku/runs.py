@@ -1,13 +1,13 @@
 """The runs of ``excover sudoku``: each puzzle solved, counted or classified, its result
 printed as soon as it is done.
 
-Three paths, chosen by :mod:`excover.puzzles.sudoku_cli`: :func:`run_plain_lines` hands a
+Three paths, chosen by :mod:`excover.puzzles.sudoku.cli`: :func:`run_plain_lines` hands a
 file of one-line 9x9 puzzles to the compiled core, which reads the bytes and writes the
 lines itself; :func:`run_batches` solves or classifies with the compiled solvers,
 :data:`BATCH` puzzles at a time; :func:`run_each` takes every puzzle through its exact
 cover and the shared runs (any method, the shared limits, ``--count``, ``--all``, killer
 cages). Each takes the run's :class:`SudokuRequest`, read once off the flags, prints
-through a :class:`Report`, the text lines or the entries of one JSON document, and hands
+through a :class:`SudokuReport`, the text lines or the entries of one JSON document, and hands
 back the run's :class:`~excover.counting.outcome.Outcome`.
 """
 
@@ -23,7 +23,7 @@ from excover.cli.exact_cover.request import CoverRequest
 
 if TYPE_CHECKING:
     from excover.counting.outcome import Outcome
-    from excover.puzzles import killer
+    from excover.puzzles.sudoku import killer
     from excover.solving import ExactCover
 
 #: Puzzles given to the compiled solver at once: small enough for results to stream and
@@ -57,7 +57,7 @@ class SudokuRequest(CoverRequest):
         self.pretty = pretty
 
 
-class Report:
+class SudokuReport:
     """Prints each puzzle's result as soon as it is done (text, or an entry of the JSON
     document's ``results``), and keeps the results for ``--svg``."""
 
@@ -124,14 +124,14 @@ def run_plain_lines(data: bytes, name: str, args: SudokuRequest) -> int | None:
     (``.0123456789``), a blank or a comment: the general path then reads the file, and
     names the line of an error."""
     from excover.counting.outcome import Outcome
-    from excover.puzzles.simd import core
+    from excover.puzzles.sudoku.simd import core
 
     _sudoku9 = core()
 
     total = _sudoku9.count_plain_lines(data)
     if total < 0:
         return None
-    report = Report(args, name)
+    report = SudokuReport(args, name)
     report.bar.set(0, total)
     out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
     at, done, stopped_by = 0, 0, None
@@ -166,7 +166,7 @@ def run_plain_lines(data: bytes, name: str, args: SudokuRequest) -> int | None:
 
 
 def run_batches(
-    texts: list[str], rules: dict[str, Any], args: SudokuRequest, report: Report
+    texts: list[str], rules: dict[str, Any], args: SudokuRequest, report: SudokuReport
 ) -> Outcome:
     """Solve or classify with the compiled solvers (the 9x9 core for the classic board),
     :data:`BATCH` puzzles at a time."""
@@ -215,7 +215,7 @@ def run_each(
     rules: dict[str, Any],
     cages: list[killer.Cage],
     args: SudokuRequest,
-    report: Report,
+    report: SudokuReport,
 ) -> Outcome:
     """Every puzzle through its exact cover and the shared runs (any method, limits)."""
     from excover.cli.exact_cover import solving
@@ -257,7 +257,8 @@ def run_each(
 
 def puzzle_cover(text: str, rules: dict[str, Any], cages: list[killer.Cage]) -> ExactCover:
     """The exact cover problem of one puzzle (with its killer cages, if any)."""
-    from excover.puzzles import killer, sudoku
+    from excover.puzzles import sudoku
+    from excover.puzzles.sudoku import killer
 
     if cages:
         return killer.cover(cages, givens="".join(text.split()), **rules)

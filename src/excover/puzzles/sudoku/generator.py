@@ -55,7 +55,7 @@ def generate_many(
         raise UsageError(f"the number of puzzles must be a non-negative integer, not {n!r}")
     if difficulty not in DIFFICULTIES:
         raise UsageError(f"unknown difficulty {difficulty!r}; choose one of {DIFFICULTIES}")
-    cells = sudoku.Board(box).size ** 2 if regions is None else len(regions)
+    cells = sudoku.SudokuBoard(box).size ** 2 if regions is None else len(regions)
     if givens is not None and (
         isinstance(givens, bool) or not isinstance(givens, int) or not 0 <= givens <= cells
     ):

@@ -1,39 +1,14 @@
-"""Sudoku of any box shape, with the diagonal and jigsaw variants, solved in batches.
+"""Solving, counting and generating Sudoku puzzles: the functions of
+:mod:`excover.puzzles.sudoku`, which lends them (and the board's names of
+:mod:`~excover.puzzles.sudoku.board`, and :func:`~excover.puzzles.sudoku.draw.svg_grid`)
+on first use; the package's text says how a board is one exact cover and how its
+puzzles are read.
 
-A board of side ``N = r * c`` (boxes of ``r`` rows and ``c`` columns: 9x9 with 3x3 boxes,
-6x6 with 2x3, 16x16 with 4x4, ...) is one exact cover whatever the puzzle: option
-``cell * N + d`` writes digit ``d + 1`` in ``cell`` and covers four primary items, the
-cell ``p<row>_<col>``, and the digit in the row ``r<row>_<digit>``, the column
-``c<col>_<digit>`` and the box ``b<box>_<digit>``. Variants add constraints, not code: a
-jigsaw board replaces the boxes by irregular regions, and the diagonal variant
-(X-sudoku) adds the items ``x0_<digit>`` and ``x1_<digit>`` of the two long diagonals.
-Every function names its board with the same keywords, :class:`Rules` (``box``,
-``diagonal``, ``regions``, ``digits``).
-
-A puzzle only says which options its givens force. The compiled solver
-(:mod:`excover.puzzles._grid`) keeps the cover of a board as bitsets (a word of candidate
-digits per cell), built once per board with its tables of units and peers; each puzzle
-of a batch only sets its givens' words, propagates singles and locked candidates and
-searches: a batch of puzzles costs no rebuilding at all. :func:`problem` builds the same
-cover as an :class:`~excover.ExactCover` restricted to the puzzle, for the generic
-engines.
-
-Puzzles are text: the usual one-line format (one character per cell, row by row, ``.`` or
-``0`` for a blank, digits ``1-9`` then letters ``A-Z`` above 9), or a grid over several
-lines, where blanks, tabs and the drawing characters ``| + -`` are ignored. Solutions come
-back in the one-line format, written with the puzzle's digits.
-
-The digits are ``1-9A-Z`` cut to the side of the board (``1-9A-G`` on 16x16) unless
-``digits=`` names others: ``"0-F"`` (a range runs along ``0-9A-Z``), ``"1-9A-G"``, or
-the N symbols themselves. When ``0`` is a digit only ``.`` is a blank. Without
-``digits=``, a board above 9x9 whose givens use ``0`` beside ``.`` and not the last
-default digit (``G`` on 16x16) is read with ``0`` as a digit (``0-F``), and a puzzle
-that reads both ways is read the usual way; both with an :class:`~excover.ExcoverWarning`
-that names the digits assumed. A puzzle is never silently read as another one.
-
-Givens that clash (two equal digits in a row, column, box, region or diagonal) make a
-puzzle without solution, which is a result: :func:`solve`
-returns None and :func:`classify` ``"none"``; :func:`conflicts` lists the clashing cells.
+Puzzles of a batch are solved by the compiled solver of the board
+(:mod:`excover.puzzles.sudoku._grid`, bitsets built once per board, with its tables of
+units and peers), or on the classic 9x9 board by the compiled core of its own
+(:mod:`excover.puzzles.sudoku._sudoku9`); :func:`problem` builds the same cover as an
+:class:`~excover.ExactCover` restricted to the puzzle, for the generic engines.
 """
 
 from __future__ import annotations
@@ -46,48 +21,40 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Literal
 
 from excover.errors import ProblemError, UsageError
-from excover.puzzles.sudoku_board import (
+from excover.puzzles.sudoku.board import (
     _NO_LIMIT,
     SYMBOLS,
-    Board,
     Rules,
+    SudokuBoard,
     _check_box,
     _digits_or_none,
     _side,
     _text,
     board_for,
-    digit_set,
     parse,
 )
-from excover.puzzles.sudoku_draw import svg_grid
 from excover.solving import ExactCover
 
 if TYPE_CHECKING:
     from typing import Unpack
 
-    from excover.puzzles._grid import GridSolver
+    from excover.puzzles.sudoku._grid import GridSolver
 
 __all__ = [
-    "SYMBOLS",
-    "Board",
-    "Rules",
+    "CLASSIC",
     "Status",
-    "board_for",
     "classify",
     "classify_many",
     "conflicts",
     "count",
-    "digit_set",
     "format_grid",
     "generate",
     "grid_of",
     "needs_search",
-    "parse",
     "problem",
     "solutions",
     "solve",
     "solve_many",
-    "svg_grid",
 ]
 
 #: What :func:`classify` says about a puzzle.
@@ -95,22 +62,22 @@ Status = Literal["none", "unique", "multiple"]
 
 
 @lru_cache(maxsize=16)
-def _solver(board: Board, locked: bool = True) -> GridSolver:
+def _solver(board: SudokuBoard, locked: bool = True) -> GridSolver:
     """The compiled solver of ``board``, built once per board (``locked``: with locked
     candidates; without, the propagation is naked and hidden singles only)."""
-    from excover.puzzles._grid import GridSolver
+    from excover.puzzles.sudoku._grid import GridSolver
 
     return GridSolver(board.cells, board.size, board.units(), locked)
 
 
 #: The classic board, 9x9 with 3x3 boxes: it has a compiled core of its own
-#: (:mod:`excover.puzzles._sudoku9`, digit-major bitboards), about three times as fast as
+#: (:mod:`excover.puzzles.sudoku._sudoku9`, digit-major bitboards), about three times as fast as
 #: the general solver, which handles every other board and random first solutions.
-CLASSIC = Board()
+CLASSIC = SudokuBoard()
 
 
 def _run(
-    board: Board, grids: bytes, limit: int | None, seed: int = 0
+    board: SudokuBoard, grids: bytes, limit: int | None, seed: int = 0
 ) -> tuple[array[int], bytearray]:
     """Counts (up to ``limit``) and first solutions of the concatenated ``grids``; a
     nonzero ``seed`` makes the first solution a random one."""
@@ -120,7 +87,7 @@ def _run(
     out = bytearray(grids)
     cap = _NO_LIMIT if limit is None else min(limit, _NO_LIMIT)
     if board == CLASSIC and not seed:
-        from excover.puzzles.simd import core
+        from excover.puzzles.sudoku.simd import core
 
         core().run(grids, cap, out, counts)
     else:
@@ -160,7 +127,7 @@ def _check_rules(rules: Rules) -> None:
         raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
 
 
-def _batch(puzzles: Iterable[str], rules: Rules) -> tuple[Board, list[str], bytes]:
+def _batch(puzzles: Iterable[str], rules: Rules) -> tuple[SudokuBoard, list[str], bytes]:
     """The board of a batch (the first puzzle's size, the digits of them all), the
     puzzles, and their cells' values one puzzle after the other."""
     if isinstance(puzzles, str):  # else each character would be a 1x1 puzzle
@@ -168,7 +135,7 @@ def _batch(puzzles: Iterable[str], rules: Rules) -> tuple[Board, list[str], byte
     texts = list(puzzles)
     if not texts:
         _check_rules(rules)
-        return Board(rules.get("box") or (3, 3)), texts, b""
+        return SudokuBoard(rules.get("box") or (3, 3)), texts, b""
     try:
         board = board_for(texts, **rules)
     except ProblemError as error:
@@ -200,7 +167,7 @@ def _classic_lines(
         return None
     if not isinstance(puzzles, list):
         return None
-    from excover.puzzles.simd import core
+    from excover.puzzles.sudoku.simd import core
 
     done: tuple[list[Any], list[str | None] | None] | None
     done = core().run_texts(puzzles, limit, solutions, names)
@@ -288,7 +255,7 @@ def grid_of(cover: ExactCover, solution: Iterable[int], *, digits: str | None = 
                 row, column = map(int, cell[1:].split("_"))
                 placed[row, column] = int(row_digit.split("_")[1])
     side = _side(len(placed))
-    board = None if digits is None else Board((1, side), digits=digits)
+    board = None if digits is None else SudokuBoard((1, side), digits=digits)
     return _text(bytes(placed[divmod(k, side)] for k in range(side * side)), board)
 
 
@@ -349,7 +316,7 @@ def generate(
     checks of sparse puzzles blow up (hours), so pass ``minimal=False`` there. Ctrl-C
     stops the compiled checks (KeyboardInterrupt).
     """
-    size = Board(_check_box(box)).size  # a bad shape fails here, not after a huge string
+    size = SudokuBoard(_check_box(box)).size  # a bad shape fails here, not after a huge string
     board = board_for("." * size * size, box, diagonal=diagonal, regions=regions, digits=digits)
     rng = random.Random(seed)
     cells = board.cells

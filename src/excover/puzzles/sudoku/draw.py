@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from excover.errors import ProblemError
-from excover.puzzles.sudoku_board import _text, board_for, parse
+from excover.puzzles.sudoku.board import _text, board_for, parse
 
 __all__ = ["svg_grid"]
 

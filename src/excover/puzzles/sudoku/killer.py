@@ -28,7 +28,8 @@ from operator import index
 from typing import TYPE_CHECKING, TypedDict
 
 from excover.errors import FormatError, UsageError
-from excover.puzzles.sudoku import Board, board_for, grid_of, parse
+from excover.puzzles.sudoku.board import SudokuBoard, board_for, parse
+from excover.puzzles.sudoku.solver import grid_of
 from excover.solving import ExactCover
 
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ def cover(
     """The exact cover of a killer puzzle on a board of boxes ``box`` (or jigsaw
     ``regions``, and with the ``diagonal`` rule when asked); decode its solutions with
     :func:`excover.puzzles.sudoku.grid_of`."""
-    n = Board(box).size  # a bad shape fails here, not after a huge string
+    n = SudokuBoard(box).size  # a bad shape fails here, not after a huge string
     board = board_for("." * n * n, box, diagonal=diagonal, regions=regions)
     values = parse(givens, board) if givens is not None else bytes(n * n)
     checked = _check(cages, n)

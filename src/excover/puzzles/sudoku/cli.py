@@ -1,11 +1,11 @@
 """The ``excover sudoku`` command: its input read and checked, its flags checked, the run
 chosen.
 
-PUZZLE|FILE is one puzzle, a file of puzzles (:mod:`excover.puzzles.sudoku_file`) or
+PUZZLE|FILE is one puzzle, a file of puzzles (:mod:`excover.puzzles.sudoku.files`) or
 ``-`` for standard input; every puzzle is parsed on the board of the first before any is
 solved, so that an error names its line. The runs themselves, and what they print, are
-:mod:`excover.puzzles.sudoku_runs`'; ``--generate N`` makes puzzles instead
-(:mod:`excover.puzzles.sudoku_generate`). The parser is :mod:`excover.puzzles.cli`'s.
+:mod:`excover.puzzles.sudoku.runs`'; ``--generate N`` makes puzzles instead
+(:mod:`excover.puzzles.sudoku.generator`). The parser is :mod:`excover.puzzles.cli`'s.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from excover.cli import common
 from excover.cli.common import refuse
 from excover.errors import ExcoverWarning, ProblemError, UsageError
 from excover.names import METHOD_TRAITS
-from excover.puzzles.sudoku_file import Puzzle, read_puzzles
-from excover.puzzles.sudoku_runs import (
-    Report,
+from excover.puzzles.sudoku.files import PuzzleText, read_puzzles
+from excover.puzzles.sudoku.runs import (
+    SudokuReport,
     SudokuRequest,
     puzzle_cover,
     run_batches,
@@ -31,12 +31,13 @@ from excover.puzzles.sudoku_runs import (
 )
 
 if TYPE_CHECKING:
-    from excover.puzzles import killer, sudoku
+    from excover.puzzles import sudoku
+    from excover.puzzles.sudoku import killer
 
 # --------------------------------------------------------------------------- sudoku input
 
 
-def _puzzles(source: str, layout: str, text: str | None) -> tuple[list[Puzzle], str | None]:
+def _puzzles(source: str, layout: str, text: str | None) -> tuple[list[PuzzleText], str | None]:
     """The puzzles of the PUZZLE|FILE argument (``text``: the file's, already read), and
     the file's name when it is one.
 
@@ -53,7 +54,7 @@ def _puzzles(source: str, layout: str, text: str | None) -> tuple[list[Puzzle], 
             sudoku.board_for(source)
     except ProblemError as exc:
         raise UsageError(f"{source}: no such file, and not a puzzle ({exc})") from None
-    return [Puzzle(source)], None
+    return [PuzzleText(source)], None
 
 
 def _regions(value: str | None) -> str | None:
@@ -65,13 +66,13 @@ def _regions(value: str | None) -> str | None:
 
 
 def _checked_board(
-    puzzles: list[Puzzle], source: str | None, rules: dict[str, Any]
-) -> sudoku.Board:
+    puzzles: list[PuzzleText], source: str | None, rules: dict[str, Any]
+) -> sudoku.SudokuBoard:
     """The board of the puzzles (the first one's size, the digits of them all: a guess
     at them is told on stderr), every puzzle parsed on it: errors name the line."""
     from excover.puzzles import sudoku
 
-    board: sudoku.Board | None = None
+    board: sudoku.SudokuBoard | None = None
     for puzzle in puzzles:
         try:
             if board is None:
@@ -140,7 +141,7 @@ def _plain_lines_apply(args: argparse.Namespace) -> bool:
 
 def _generate(args: argparse.Namespace) -> int:
     """``--generate N``: print N puzzles, one per line, each as soon as it is made."""
-    from excover.puzzles.sudoku_generate import generate_many
+    from excover.puzzles.sudoku.generator import generate_many
 
     if args.puzzle is not None:
         raise UsageError("--generate makes puzzles: give no PUZZLE|FILE with it")
@@ -195,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
     rules["digits"] = board.symbols  # read once: no later call guesses them again
     cages: list[killer.Cage] = []
     if args.cages:
-        from excover.puzzles import killer
+        from excover.puzzles.sudoku import killer
 
         if board.digits is not None:
             raise UsageError(
@@ -208,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
         covers = [puzzle_cover(text, rules, cages) for text in texts]
         paths = common.numbered(args.write_dlx, len(texts))
         return common.write_dlx(args, list(zip(covers, paths, strict=True)), "the sudoku puzzle")
-    report = Report(request, source)
+    report = SudokuReport(request, source)
     try:
         if batch:
             outcome = run_batches(texts, rules, request, report)
@@ -229,7 +230,8 @@ def _draw(
     rules: dict[str, Any],
 ) -> None:
     """Write one SVG per puzzle: ``out`` for one, ``out`` numbered from 1 for several."""
-    from excover.puzzles import killer, sudoku
+    from excover.puzzles import sudoku
+    from excover.puzzles.sudoku import killer
 
     paths = common.numbered(out, len(texts))
     for text, result, path in zip(texts, results, paths, strict=False):
