@@ -11,6 +11,7 @@ are this class.
 from __future__ import annotations
 
 from excover.numbers import to_decimal
+from excover.records import Record
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["Stats"]
 
 
-class Stats:
+class Stats(Record):
     """Statistics of one search, with Knuth's DLX1 definitions of nodes and updates.
 
     ``complete`` is true once the whole search tree has been explored; ``stopped_by`` names
@@ -31,51 +32,22 @@ class Stats:
     ``engine`` is then ``"sat"`` (a SAT solver; ``algorithm`` names it) or ``"nonogram"``
     (the compiled nonogram search).
 
-    (A plain class rather than a dataclass: importing ``dataclasses`` would cost every
-    ``excover`` command a sixth of Python's own start-up.)
+    (A :class:`~excover.records.Record`, not a dataclass: importing ``dataclasses`` would
+    cost every ``excover`` command a sixth of Python's own start-up.)
     """
 
-    _FIELDS = (
-        "solutions",
-        "nodes",
-        "updates",
-        "seconds",
-        "complete",
-        "stopped_by",
-        "algorithm",
-        "engine",
-    )
-
-    def __init__(
-        self,
-        solutions: int = 0,
-        nodes: int = 0,
-        updates: int = 0,
-        seconds: float = 0.0,
-        complete: bool = False,
-        stopped_by: str | None = None,
-        algorithm: str = "X",
-        engine: str = "dlx",
-    ) -> None:
-        self.solutions = solutions
-        self.nodes = nodes
-        self.updates = updates
-        self.seconds = seconds
-        self.complete = complete
-        self.stopped_by = stopped_by
-        self.algorithm = algorithm
-        self.engine = engine
+    solutions: int = 0
+    nodes: int = 0
+    updates: int = 0
+    seconds: float = 0.0
+    complete: bool = False
+    stopped_by: str | None = None
+    algorithm: str = "X"
+    engine: str = "dlx"
 
     def as_dict(self) -> dict[str, Any]:
         """The statistics as a JSON-ready dictionary."""
-        return {name: getattr(self, name) for name in self._FIELDS}
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Stats):
-            return NotImplemented
-        return self.as_dict() == other.as_dict()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass would be
+        return {name: getattr(self, name) for name in self._fields}
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={_shown(value)}" for name, value in self.as_dict().items())

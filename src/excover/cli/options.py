@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import time
 
+from excover.records import Record
+
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     import argparse
+    from dataclasses import KW_ONLY
     from typing import Any, Protocol
 
     class Shown(Protocol):
@@ -57,7 +60,7 @@ def run_fields(args: argparse.Namespace, command: str | None = None) -> dict[str
     }
 
 
-class RunOptions:
+class RunOptions(Record):
     """How one run of a command goes and tells what it did, read off its flags once:
     the ``command``'s name (the ``command`` of its ``--json`` document), whether it
     ``counting`` (a count, not a listing: ``--limit`` then cuts it short), ``json``,
@@ -65,31 +68,23 @@ class RunOptions:
     ``timeout``, the seconds it may take from ``started`` (a ``time.monotonic()``
     value; None: now), which make its ``deadline`` (None: no ``--timeout``)."""
 
-    __slots__ = ("command", "counting", "deadline", "json", "progress", "quiet", "stats", "timeout")
+    command: str
+    _: KW_ONLY
+    counting: bool = False
+    json: bool = False
+    quiet: bool = False
+    stats: bool = False
+    progress: bool | None = None
+    timeout: float | None = None
+    started: float | None = None
 
-    def __init__(
-        self,
-        command: str,
-        *,
-        counting: bool = False,
-        json: bool = False,
-        quiet: bool = False,
-        stats: bool = False,
-        progress: bool | None = None,
-        timeout: float | None = None,
-        started: float | None = None,
-    ) -> None:
-        self.command = command
-        self.counting = counting
-        self.json = json
-        self.quiet = quiet
-        self.stats = stats
-        self.progress = progress
-        self.timeout = timeout
-        if timeout is None:
+    def _checked(self) -> None:
+        """The deadline, ``timeout`` seconds after ``started`` (None: now)."""
+        if self.timeout is None:
             self.deadline: float | None = None
         else:
-            self.deadline = (time.monotonic() if started is None else started) + timeout
+            started = time.monotonic() if self.started is None else self.started
+            self.deadline = started + self.timeout
 
     @classmethod
     def read(cls, args: argparse.Namespace, command: str | None = None) -> RunOptions:

@@ -272,7 +272,7 @@ class SearchOutcome(Outcome):
         self._stats: dict[str, Any] | None = None
         self._engine: str | None = None
 
-    @property
+    @property  # type: ignore[misc]  # a field of Outcome, worded when first read
     def stats(self) -> dict[str, Any]:
         """The search's statistics, with what stopped it."""
         if self._stats is None:
@@ -283,7 +283,7 @@ class SearchOutcome(Outcome):
     def stats(self, value: dict[str, Any]) -> None:
         self._stats = value
 
-    @property
+    @property  # type: ignore[misc]  # a field of Outcome, worded when first read
     def engine(self) -> str | None:
         """The engine, the algorithm and the item choice."""
         if self._engine is None:

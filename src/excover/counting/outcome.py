@@ -15,6 +15,7 @@ from __future__ import annotations
 from excover.deadlines import TimeUp
 from excover.errors import LimitReached, MemoryBoundError
 from excover.names import ENGINE_NAMES
+from excover.records import Record, field
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
@@ -59,37 +60,28 @@ __all__ = [
 ]
 
 
-class Outcome:
+class Outcome(Record):
     """What a run found: the method and engine that ran, the count (of the solutions
     counted or listed; None when a stopped method has no partial count), why it stopped
     early (None: it finished; else a key of :data:`STOP_REASONS`), its statistics, and
     for a count by ``method="auto"`` the route that finished and why (``name``,
     ``reason``, each route's ``work``); ``error`` is what stopped it (None: it finished,
-    or stopped at its ``limit``), which the API raises (:func:`count_of`). (A plain
-    class: dataclasses would cost the command's start-up the import of ``inspect``.)"""
+    or stopped at its ``limit``), which the API raises (:func:`count_of`). (A
+    :class:`~excover.records.Record`: dataclasses would cost the command's start-up the
+    import of ``inspect``.)"""
 
-    def __init__(
-        self,
-        method: str,
-        engine: str | None,
-        count: int | None,
-        stopped_by: str | None,
-        stats: dict[str, Any] | None = None,
-        route: dict[str, Any] | None = None,
-        error: BaseException | None = None,
-    ) -> None:
-        self.method = method
-        self.engine = engine
-        self.count = count
-        self.stopped_by = stopped_by
-        self.stats: dict[str, Any] = {} if stats is None else stats
-        self.route = route
-        self.error = error
+    method: str
+    engine: str | None
+    count: int | None
+    stopped_by: str | None
+    stats: dict[str, Any] = field(default_factory=dict)
+    route: dict[str, Any] | None = None
+    error: BaseException | None = None
 
     def __repr__(self) -> str:
         return (
-            f"Outcome(method={self.method!r}, engine={self.engine!r}, count={self.count!r}, "
-            f"stopped_by={self.stopped_by!r})"
+            f"{type(self).__name__}(method={self.method!r}, engine={self.engine!r}, "
+            f"count={self.count!r}, stopped_by={self.stopped_by!r})"
         )
 
     def _repr_html_(self) -> str:

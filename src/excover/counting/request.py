@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import time
 
+from excover.records import Record
+
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from dataclasses import KW_ONLY
     from typing import Protocol
 
     from excover.problem import Problem
@@ -76,7 +79,7 @@ def no_bar(description: str, unit: str) -> Bar:
     return _NO_BAR
 
 
-class MethodRequest:
+class MethodRequest(Record):
     """One run of one method: the method and its options, the limits, and how to show
     progress.
 
@@ -93,38 +96,21 @@ class MethodRequest:
     :func:`excover.counting.methods.request_of`, the command line against its flags).
     """
 
-    def __init__(
-        self,
-        method: str = "auto",
-        *,
-        heuristic: str | None = None,
-        seed: int | None = None,
-        engine: str = "auto",
-        route: str | None = None,
-        solver: str | None = None,
-        amo: str | None = None,
-        limit: int | None = None,
-        max_nodes: int | None = None,
-        max_memory: int | None = None,
-        deadline: float | None = None,
-        preprocess: bool | None = None,
-        bar: Callable[[str, str], Bar] = no_bar,
-        note_ctrl_c: bool = False,
-    ) -> None:
-        self.method = method
-        self.heuristic = heuristic
-        self.seed = seed
-        self.engine = engine
-        self.route = route
-        self.solver = solver
-        self.amo = amo
-        self.limit = limit
-        self.max_nodes = max_nodes
-        self.max_memory = max_memory
-        self.deadline = deadline
-        self.preprocess = preprocess
-        self.bar = bar
-        self.note_ctrl_c = note_ctrl_c
+    method: str = "auto"
+    _: KW_ONLY
+    heuristic: str | None = None
+    seed: int | None = None
+    engine: str = "auto"
+    route: str | None = None
+    solver: str | None = None
+    amo: str | None = None
+    limit: int | None = None
+    max_nodes: int | None = None
+    max_memory: int | None = None
+    deadline: float | None = None
+    preprocess: bool | None = None
+    bar: Callable[[str, str], Bar] = no_bar
+    note_ctrl_c: bool = False
 
     def time_left(self) -> float | None:
         """Seconds left before :attr:`deadline` (0 once past; None: no limit), for the

@@ -7,6 +7,9 @@ race); a notebook shows it as a table (:func:`excover.display.record_html`).
 
 from __future__ import annotations
 
+from excover.numbers import to_decimal
+from excover.records import Record
+
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from excover.counting.routes import Work
@@ -15,36 +18,26 @@ if TYPE_CHECKING:
 __all__ = ["CountResult"]
 
 
-class CountResult:
+class CountResult(Record):
     """A count and how it was made: the ``route`` that finished (a name of
     :data:`~excover.counting.routes.ROUTES`), ``reason``, why that route counted, in
     words; ``seconds`` in all; ``work``, what each route that ran did (the race's
-    losers too), by name. (A plain class: ``count`` would clash with a tuple's method.)"""
+    losers too), by name. (A :class:`~excover.records.Record`, not a named tuple:
+    ``count`` would clash with a tuple's method.)"""
 
-    __slots__ = ("count", "preprocessed", "reason", "route", "seconds", "work")
-
-    def __init__(
-        self,
-        count: int,
-        route: str,
-        reason: str,
-        seconds: float,
-        work: dict[str, Work],
-        preprocessed: PreprocessStats | None = None,
-    ) -> None:
-        self.count = count
-        self.route = route
-        self.reason = reason
-        self.seconds = seconds
-        self.work = work
-        #: What the choice's preprocessing did, when it ran (see
-        #: :data:`excover.counting.choice.PREPROCESS_ABOVE`).
-        self.preprocessed = preprocessed
+    count: int
+    route: str
+    reason: str
+    seconds: float
+    work: dict[str, Work]
+    #: What the choice's preprocessing did, when it ran (see
+    #: :data:`excover.counting.choice.PREPROCESS_ABOVE`).
+    preprocessed: PreprocessStats | None = None
 
     def __repr__(self) -> str:
         return (
-            f"CountResult(count={self.count}, route={self.route!r}, reason={self.reason!r}, "
-            f"seconds={self.seconds:.6f}, work={self.work!r}, "
+            f"CountResult(count={to_decimal(self.count)}, route={self.route!r}, "
+            f"reason={self.reason!r}, seconds={self.seconds:.6f}, work={self.work!r}, "
             f"preprocessed={self.preprocessed!r})"
         )
 

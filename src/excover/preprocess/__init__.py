@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from excover.errors import UsageError
 from excover.problem import Problem
+from excover.records import Record
 
 if TYPE_CHECKING:  # the model imports typing already: these cost nothing more
     from collections.abc import Iterable
@@ -56,62 +57,40 @@ __all__ = ["DEFAULT_BUDGET", "PreprocessStats", "Preprocessed", "preprocess"]
 DEFAULT_BUDGET = 10**9
 
 
-class PreprocessStats:
+class PreprocessStats(Record):
     """What :func:`preprocess` did: options and items removed, rounds of the fixpoint of
     blocked options, its time in seconds, the forced options (indices in the original
     problem), ``complete`` (false when the budget stopped the rounds early) and
     ``skipped`` (why nothing was tried, or None)."""
 
-    _FIELDS = (
-        "options_removed",
-        "items_removed",
-        "rounds",
-        "seconds",
-        "forced",
-        "complete",
-        "skipped",
-    )
-
-    def __init__(self) -> None:
-        self.options_removed = 0
-        self.items_removed = 0
-        self.rounds = 0
-        self.seconds = 0.0
-        self.forced: tuple[int, ...] = ()
-        self.complete = True
-        self.skipped: str | None = None
+    options_removed: int = 0
+    items_removed: int = 0
+    rounds: int = 0
+    seconds: float = 0.0
+    forced: tuple[int, ...] = ()
+    complete: bool = True
+    skipped: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The statistics as a JSON-ready dictionary (``forced`` as a list)."""
-        found = {name: getattr(self, name) for name in self._FIELDS}
+        found = {name: getattr(self, name) for name in self._fields}
         found["forced"] = list(self.forced)
         return found
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._FIELDS)
-        return f"PreprocessStats({fields})"
 
 
 #: A problem of any class: the reduced problem is of the original's (Problem.derive).
 P = TypeVar("P", bound=Problem)
 
 
-class Preprocessed(Generic[P]):
+class Preprocessed(Record, Generic[P]):
     """The result of :func:`preprocess`: the reduced ``problem``, ``options`` (for each of
     its options, the index of that option in the original problem), ``items`` (the
     original positions of the items kept, in order) and ``stats``."""
 
-    def __init__(
-        self,
-        problem: P,
-        options: tuple[int, ...],
-        items: tuple[int, ...],
-        stats: PreprocessStats,
-    ) -> None:
-        self.problem = problem
-        self.options = options
-        self.items = items
-        self.stats = stats
+    problem: P
+    options: tuple[int, ...]
+    items: tuple[int, ...]
+    stats: PreprocessStats
 
     def original(self, solution: Iterable[SupportsIndex]) -> list[int]:
         """A solution of the reduced problem as option indices of the original one."""

@@ -48,8 +48,11 @@ from excover.counting.outcome import Outcome
 from excover.deadlines import TimeUp, alarm
 from excover.errors import ExcoverWarning, LimitReached
 from excover.names import METHOD_TRAITS
+from excover.records import Record
 
 if TYPE_CHECKING:
+    from dataclasses import KW_ONLY
+
     from excover.counting.request import Bar
     from excover.parallel.checkpoint import Checkpoint
     from excover.parallel.cluster import ClusterRun, ClusterStats
@@ -104,33 +107,17 @@ class SplitOutcome(Outcome):
     subproblems, None: as many as the cluster asks for); ``workers`` ran it, and
     ``cluster`` has the statistics of a run on a cluster."""
 
-    def __init__(
-        self,
-        kind: str,
-        method: str,
-        engine: str,
-        count: int | None,
-        stopped_by: str | None,
-        stats: dict[str, Any],
-        *,
-        workers: int,
-        state: Checkpoint | None = None,
-        resumed: int = 0,
-        path: Path | None = None,
-        tasks: int | None = None,
-        cluster: ClusterStats | None = None,
-    ) -> None:
-        super().__init__(method, engine, count, stopped_by, stats)
-        self.kind = kind
-        self.workers = workers
-        self.state = state
-        self.resumed = resumed
-        self.path = path
-        self.tasks = tasks
-        self.cluster = cluster
+    _: KW_ONLY
+    kind: str
+    workers: int
+    state: Checkpoint | None = None
+    resumed: int = 0
+    path: Path | None = None
+    tasks: int | None = None
+    cluster: ClusterStats | None = None
 
 
-class TaskBar:
+class TaskBar(Record):
     """The progress bar of a count by subproblems (``bar``, the front end's): the part
     of the search counted, in percent, the subproblems and solutions so far, and the time
     left. On this machine (``tasks``, :class:`~excover.parallel.progress.LocalTasks`)
@@ -141,17 +128,10 @@ class TaskBar:
     :meth:`~excover.parallel.cluster.ClusterRun.remaining`). A count run to its end
     closes it at 100%, and only such a count."""
 
-    def __init__(
-        self,
-        bar: Bar,
-        total: float,
-        time_left: Callable[[], float | None] | None = None,
-        tasks: LocalTasks | None = None,
-    ) -> None:
-        self.total = total
-        self.time_left = time_left
-        self.tasks = tasks
-        self.bar = bar
+    bar: Bar
+    total: float
+    time_left: Callable[[], float | None] | None = None
+    tasks: LocalTasks | None = None
 
     def finished(self, index: int, result: TaskResult) -> None:
         """Subproblem ``index`` ended with ``result`` (for the time left)."""
@@ -633,7 +613,9 @@ def _frontier_count(problem: Problem, workers: int, started: float) -> SplitOutc
         total = frontier.count(problem, workers)
     except KeyboardInterrupt:
         stats = {"solutions": None, "complete": False, "stopped_by": "interrupt"}
-        return SplitOutcome("whole", "zdd", "frontier count", None, "interrupt", stats, workers=1)
+        return SplitOutcome(
+            "zdd", "frontier count", None, "interrupt", stats, kind="whole", workers=1
+        )
     if total is None:
         return None
     return whole_count(total, "zdd", f"frontier count, {workers} threads", started, workers)
@@ -643,7 +625,7 @@ def whole_count(total: int, method: str, engine: str, started: float, workers: i
     """The count of the whole problem, found without subproblems by ``workers`` threads
     or processes (not always the workers asked for)."""
     stats = {"solutions": total, "seconds": time.monotonic() - started, "workers": workers}
-    return SplitOutcome("whole", method, engine, total, None, stats, workers=workers)
+    return SplitOutcome(method, engine, total, None, stats, kind="whole", workers=workers)
 
 
 def _cut_short(
@@ -664,7 +646,7 @@ def _cut_short(
     into = "subproblems" if tasks is None else f"{tasks:,} subproblems"
     engine = f"cutting into {into}"
     return SplitOutcome(
-        "cut_short", method, engine, 0, stopped_by, stats, workers=workers, tasks=tasks
+        method, engine, 0, stopped_by, stats, kind="cut_short", workers=workers, tasks=tasks
     )
 
 
@@ -702,12 +684,12 @@ def tasks_outcome(
     }
     engine = f"{len(state.subproblems)} subproblems on {_workers(workers)}"
     return SplitOutcome(
-        "tasks",
         method,
         engine,
         state.count,
         stopped_by,
         stats,
+        kind="tasks",
         workers=workers,
         state=state,
         resumed=resumed,

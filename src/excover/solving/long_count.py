@@ -87,7 +87,9 @@ def _count_long(problem: Problem, request: Request, path: Path | None) -> SplitO
         stats = {**outcome.stats, "workers": 1}
         found = outcome.count if outcome.stopped_by is None else None
         engine = outcome.engine or method
-        return SplitOutcome("whole", method, engine, found, outcome.stopped_by, stats, workers=1)
+        return SplitOutcome(
+            method, engine, found, outcome.stopped_by, stats, kind="whole", workers=1
+        )
     counting = _OneSearch(problem, request)
     look = FIRST_LOOK * (request.split_above or 0.0)
     if look > 0:
@@ -151,7 +153,9 @@ class _OneSearch:
 
         stats = search_stats(self.search, stopped_by)
         engine = search_engine(self.search)
-        return SplitOutcome("search", SEARCH_METHOD, engine, found, stopped_by, stats, workers=1)
+        return SplitOutcome(
+            SEARCH_METHOD, engine, found, stopped_by, stats, kind="search", workers=1
+        )
 
 
 def new_checkpoint(problem: Problem, path: Path, tasks: int | None = None) -> Checkpoint:

@@ -99,48 +99,24 @@ class Request(MethodRequest):
     Knuth's probes (:class:`excover.solving.progress.TreeSize`); its runs note Ctrl-C
     (``note_ctrl_c``) unless told otherwise."""
 
-    def __init__(
-        self,
-        method: str = "auto",
-        *,
-        symmetry: object = None,
-        up_to_symmetry: bool = False,
-        workers: int | None = None,
-        executor: object | None = None,
-        tasks: int | None = None,
-        checkpoint: str | os.PathLike[str] | bool | None = None,
-        checkpoint_every: float = 30.0,
-        checkpoint_wait: bool | None = None,
-        task_timeout: float | None = None,
-        split_after: float | None = None,
-        split_above: float | None = None,
-        checkpoints: Callable[[Problem], Path | None] | None = None,
-        totals: Callable[[str, float | None], Total | None] | None = None,
-        scout_answers: bool = True,
-        alarm: bool = False,
-        group_method: str | None = None,
-        events: Events | None = None,
-        note_ctrl_c: bool = True,
-        **method_options: Any,
-    ) -> None:
-        super().__init__(method, note_ctrl_c=note_ctrl_c, **method_options)
-        self.symmetry = symmetry
-        self.up_to_symmetry = up_to_symmetry
-        self.workers = workers
-        self.executor = executor
-        self.tasks = tasks
-        self.checkpoint = checkpoint
-        self.checkpoint_every = checkpoint_every
-        self.checkpoint_wait = checkpoint_wait
-        self.task_timeout = task_timeout
-        self.split_after = split_after
-        self.split_above = split_above
-        self.checkpoints = checkpoints
-        self.totals = totals
-        self.scout_answers = scout_answers
-        self.alarm = alarm
-        self.group_method = group_method
-        self.events = _QUIET if events is None else events
+    symmetry: object = None
+    up_to_symmetry: bool = False
+    workers: int | None = None
+    executor: object | None = None
+    tasks: int | None = None
+    checkpoint: str | os.PathLike[str] | bool | None = None
+    checkpoint_every: float = 30.0
+    checkpoint_wait: bool | None = None
+    task_timeout: float | None = None
+    split_after: float | None = None
+    split_above: float | None = None
+    checkpoints: Callable[[Problem], Path | None] | None = None
+    totals: Callable[[str, float | None], Total | None] | None = None
+    scout_answers: bool = True
+    alarm: bool = False
+    group_method: str | None = None
+    events: Events = _QUIET
+    note_ctrl_c: bool = True
 
     def size_tree(self, problem: Problem) -> TreeSizer | None:
         """Knuth's probes of the search tree of ``problem``, made as the search goes on."""

@@ -4,6 +4,8 @@ because every ``excover`` command's parser names the defaults."""
 
 from __future__ import annotations
 
+from excover.records import Record
+
 __all__ = ["ABANDON_SECONDS", "IMPORT_SECONDS", "MEMORY", "RUN_SECONDS", "Limits", "size_text"]
 
 #: The address space a child may use by default, in bytes (1 GiB).
@@ -26,33 +28,18 @@ def size_text(size: int) -> str:
     return f"{size / (1 << 20):.0f} MiB"
 
 
-class Limits:
+class Limits(Record):
     """What the studio's work may use: each child ``memory`` bytes of address space
     (None: no bound); an import ``seconds`` of time; a run or a disassembly
     ``run_seconds`` at most, whatever the page asks; a run ``abandon_seconds`` without
     word from its page (then nobody follows it: it is cancelled and its place goes to
-    the next run). (A plain class: :mod:`dataclasses` would cost every command's
-    start-up more than this module's whole import.)"""
+    the next run). (A :class:`~excover.records.Record`: :mod:`dataclasses` would cost
+    every command's start-up more than this module's whole import.)"""
 
-    __slots__ = ("abandon_seconds", "memory", "run_seconds", "seconds")
-
-    def __init__(
-        self,
-        memory: int | None = MEMORY,
-        seconds: float = IMPORT_SECONDS,
-        run_seconds: float = RUN_SECONDS,
-        abandon_seconds: float = ABANDON_SECONDS,
-    ) -> None:
-        self.memory = memory
-        self.seconds = seconds
-        self.run_seconds = run_seconds
-        self.abandon_seconds = abandon_seconds
-
-    def __repr__(self) -> str:
-        return (
-            f"Limits(memory={self.memory!r}, seconds={self.seconds!r}, "
-            f"run_seconds={self.run_seconds!r}, abandon_seconds={self.abandon_seconds!r})"
-        )
+    memory: int | None = MEMORY
+    seconds: float = IMPORT_SECONDS
+    run_seconds: float = RUN_SECONDS
+    abandon_seconds: float = ABANDON_SECONDS
 
     def memory_message(self, what: str) -> str:
         """What ``what`` (``the import``, ``the run``) says when memory stopped it."""
