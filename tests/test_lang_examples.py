@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from excover.lang import Interpreter, parse_file
-from excover.lang.evaluate import Problem
+from excover.lang.evaluate import DeclaredProblem
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PROGRAMS = sorted(EXAMPLES.glob("*.cmb"))
@@ -73,7 +73,7 @@ def macmahon(a: int, b: int, c: int) -> int:
     return int(product)
 
 
-def tilings(problem: Problem) -> list[frozenset[frozenset[tuple[int, ...]]]]:
+def tilings(problem: DeclaredProblem) -> list[frozenset[frozenset[tuple[int, ...]]]]:
     """Every tiling of a problem whose tiles may be used any number of times, by a plain
     search: cover the smallest uncovered cell with each translate of each orientation."""
     assert problem.tiling is not None
@@ -105,7 +105,7 @@ def tilings(problem: Problem) -> list[frozenset[frozenset[tuple[int, ...]]]]:
     return found
 
 
-def orbits(problem: Problem, found: list[frozenset[frozenset[tuple[int, ...]]]]) -> int:
+def orbits(problem: DeclaredProblem, found: list[frozenset[frozenset[tuple[int, ...]]]]) -> int:
     """The number of classes of tilings under the isometries mapping the board onto
     itself (after a translation), each tiling keyed by its smallest image."""
     assert problem.tiling is not None

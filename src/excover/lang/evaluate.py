@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_FRAME_CELLS",
-    "Problem",
+    "DeclaredProblem",
     "TileDef",
     "build_problem",
     "draw",
@@ -381,7 +381,7 @@ def used_at(tiles: list[TileDef], pos: Pos) -> list[TileDef]:
 
 
 @dataclass
-class Problem:
+class DeclaredProblem:
     """A declared problem: its board and tiles, and the tiling problem they make.
 
     ``tiling`` is None when the problem has no solution for a reason found while building
@@ -405,7 +405,7 @@ def build_problem(
     interchangeable: bool,
     progress: Callable[[int, int], None] | None = None,
     budget: Budget | None = None,
-) -> Problem:
+) -> DeclaredProblem:
     """The tiling problem of ``tiles`` on ``board``.
 
     Tiles keep the names they were written with; a repeated name gets ``#2``, ``#3``, ...
@@ -459,7 +459,7 @@ def build_problem(
         budget.charge(cost, what, pos)
         with located(pos):
             tiling = Tiling(board, library, interchangeable=interchangeable, progress=progress)
-    return Problem(name, pos, board, tiles, names, tiling, blocked)
+    return DeclaredProblem(name, pos, board, tiles, names, tiling, blocked)
 
 
 def _cells(shape: Shape) -> int:

@@ -47,7 +47,7 @@ from excover.errors import LimitReached
 from excover.lang import syntax as s
 from excover.lang.errors import LangError, Pos
 from excover.lang.evaluate import (
-    Problem,
+    DeclaredProblem,
     TileDef,
     build_problem,
     draw,
@@ -129,8 +129,8 @@ class Interpreter:
         self.patterns3: dict[str, Shape] = {}
         self.tiles: dict[str, list[TileDef]] = {}
         self.tiles3: dict[str, list[TileDef]] = {}
-        self.problems: dict[str, Problem] = {}
-        self.problems3: dict[str, Problem] = {}
+        self.problems: dict[str, DeclaredProblem] = {}
+        self.problems3: dict[str, DeclaredProblem] = {}
         #: What the values made so far are estimated to take (see excover.lang.limits).
         self.budget = Budget()
 
@@ -270,7 +270,7 @@ class Interpreter:
         self,
         statement: str,
         st: s.Solve | s.All | s.Count,
-        problem: Problem,
+        problem: DeclaredProblem,
         seconds: float,
         **fields: Any,
     ) -> None:
@@ -318,7 +318,7 @@ class Interpreter:
 
     # ----- commands -----
 
-    def _find(self, name: str) -> Problem:
+    def _find(self, name: str) -> DeclaredProblem:
         return self.problems[name] if name in self.problems else self.problems3[name]
 
     def _print(self, st: s.Print) -> None:
@@ -350,7 +350,7 @@ class Interpreter:
         self._written.add(target)
         self._record(st.pos, "dimacs", problem=problem.name, path=st.path)
 
-    def cover(self, problem: Problem) -> ExactCover:
+    def cover(self, problem: DeclaredProblem) -> ExactCover:
         """The exact cover problem of a problem; when a tile that must be used is larger
         than the board, one whose only item is that tile's, which no option covers (its
         SAT encoding is the empty clause: no tiling, as count and solve say)."""
@@ -358,7 +358,7 @@ class Interpreter:
             return problem.tiling.problem
         return ExactCover(primary=[str(problem.blocked)])
 
-    def _emc_size(self, problem: Problem) -> None:
+    def _emc_size(self, problem: DeclaredProblem) -> None:
         if self.debug and problem.tiling is not None:
             p = problem.tiling.problem
             self._say(
@@ -366,7 +366,7 @@ class Interpreter:
                 f"with {p.n_primary} primary columns"
             )
 
-    def _count(self, st: s.Count, problem: Problem) -> None:
+    def _count(self, st: s.Count, problem: DeclaredProblem) -> None:
         self._emc_size(problem)
         start = time.perf_counter()
         tiling = problem.tiling
@@ -469,7 +469,7 @@ class Interpreter:
                 algo.pos,
             )
 
-    def _solve(self, st: s.Solve, problem: Problem) -> None:
+    def _solve(self, st: s.Solve, problem: DeclaredProblem) -> None:
         self._emc_size(problem)
         start = time.perf_counter()
         found = next(self._solutions(problem, st.algo, False, 1), None)
@@ -495,7 +495,7 @@ class Interpreter:
         solution = self._solution(found, st.pos)
         self._record_run("solve", st, problem, seconds, **record, solution=solution)
 
-    def _all(self, st: s.All, problem: Problem) -> None:
+    def _all(self, st: s.All, problem: DeclaredProblem) -> None:
         self._emc_size(problem)
         start = time.perf_counter()
         listed = []
@@ -532,7 +532,7 @@ class Interpreter:
         return {"placements": placements, "ascii": picture}
 
     def _solutions(
-        self, problem: Problem, algo: s.Algo, up_to_symmetry: bool, limit: int | None
+        self, problem: DeclaredProblem, algo: s.Algo, up_to_symmetry: bool, limit: int | None
     ) -> Iterator[TilingSolution]:
         """The tilings found by ``algo`` (one per symmetry class when asked)."""
         tiling = problem.tiling
@@ -555,7 +555,7 @@ class Interpreter:
             yield tiling.decode(solution)
 
 
-def _lister(problem: Problem, algo: s.Algo, up_to_symmetry: bool) -> str | None:
+def _lister(problem: DeclaredProblem, algo: s.Algo, up_to_symmetry: bool) -> str | None:
     """The engine that lists ``problem``'s tilings by ``algo`` (as :meth:`_solutions`
     runs it): the search engine ``auto`` picks for search and auto, DXZ for zdd, the solver
     for sat; None where no search runs (no tiling) or the symmetry's search chooses."""

@@ -19,7 +19,7 @@ centre) or one of several pieces the symmetry maps onto each other.
 :func:`quotient_program` makes the program of any such quotient;
 :mod:`excover.tiling.symmetric_dissections` makes those of the square's symmetries.
 
-A :class:`Program` is the sweep: an op per cell of the domain in order, its edges to the
+A :class:`SweepProgram` is the sweep: an op per cell of the domain in order, its edges to the
 cells before it and the cells that leave the frontier after it, on a fixed number of
 slots (the frontier's width). The count's memory grows with the width: about five times
 more states a cell of width for compositions (3,568 states at most on the 7 x 7 square,
@@ -38,7 +38,7 @@ from typing import Any
 
 from excover.errors import UsageError
 
-__all__ = ["Program", "count_partitions", "quotient_program"]
+__all__ = ["SweepProgram", "count_partitions", "quotient_program"]
 
 #: An op: (slot of its cell, its stabilizer as a mask of the group's elements, its orbit's
 #: cells, its edges as (first, other, voltage) with -1 for the new cell, the slots
@@ -47,7 +47,7 @@ Op = tuple[int, int, int, tuple[tuple[int, int, int], ...], tuple[int, ...], int
 
 
 @dataclass(frozen=True)
-class Program:
+class SweepProgram:
     """A sweep of a (quotient) board: ``ops`` (see :data:`Op`), on ``width`` slots, over
     the group of addition table ``table`` (element 0 the identity; ``((0,),)`` for the
     plain board), of ``area`` cells of the board itself, ``edges`` edges of the quotient
@@ -72,7 +72,7 @@ def quotient_program(
     table: Sequence[Sequence[int]],
     stabilizers: Mapping[Any, int] | None = None,
     area: int | None = None,
-) -> Program:
+) -> SweepProgram:
     """The program of the quotient board whose ``cells`` (one of each orbit, in the
     sweep's order) are joined by ``edges`` ``(a, b, v)``: the lift ``(a, s)`` joined to
     ``(b, s + v)`` for every element s of the group of addition table ``table`` (an edge
@@ -124,7 +124,7 @@ def quotient_program(
         if goes >= 0:
             slots[j] = goes
             width = max(width, len(slots), goes + 1)
-    return Program(
+    return SweepProgram(
         tuple(ops),
         max(width, 1),
         tuple(tuple(row) for row in table),
@@ -134,7 +134,7 @@ def quotient_program(
 
 
 def count_partitions(
-    program: Program,
+    program: SweepProgram,
     size: int | None = None,
     *,
     blocks: bool = False,
@@ -219,7 +219,7 @@ def count_partitions(
         return core.count_program(program.ops, program.width, program.table, **arguments)[0]
 
 
-def _header(path: Path, digest: int, program: Program) -> tuple[int, int, int]:
+def _header(path: Path, digest: int, program: SweepProgram) -> tuple[int, int, int]:
     """The ops done, the states and the checksum of the checkpoint ``path`` of the count
     whose digest is ``digest``."""
     from excover.parallel.checkpoint import DamagedCheckpoint

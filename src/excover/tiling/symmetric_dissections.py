@@ -46,7 +46,7 @@ import os
 from collections.abc import Callable
 
 from excover.errors import UsageError
-from excover.tiling.cell_frontier import Program, count_partitions, quotient_program
+from excover.tiling.cell_frontier import SweepProgram, count_partitions, quotient_program
 from excover.tiling.grids import D4, D4_SUBGROUPS, Isometry
 
 __all__ = [
@@ -169,7 +169,7 @@ def group_of(symmetry: str | Isometry) -> str:
     )
 
 
-def square_program(n: int, symmetry: str | Isometry = "Id", *, twin: bool = False) -> Program:
+def square_program(n: int, symmetry: str | Isometry = "Id", *, twin: bool = False) -> SweepProgram:
     """The program of the quotient of the n x n square by the group of ``symmetry`` (see
     :func:`group_of`): its domain swept, its edges' voltages. ``twin`` picks another
     domain or sweep for the quarter turns' group, the half turn, the identity and the
@@ -227,7 +227,7 @@ FOLDABLE: dict[str, bool] = {
 }
 
 
-def folded_program(n: int, symmetry: str | Isometry) -> Program:
+def folded_program(n: int, symmetry: str | Isometry) -> SweepProgram:
     """The plain board the n x n square folds onto by the mirrors of ``symmetry``'s
     group (a diagonal's, both diagonals', or on odd n an axis' or both axes'): its cells
     are the domain's, joined as on the square, with no voltage. A composition of the
