@@ -494,7 +494,7 @@ def test_stl_files_of_the_pieces_and_of_a_solution(client: TestClient) -> None:
         assert mesh.volume == pytest.approx(cells("cube", piece["cells"]) * 1000.0)
     key = start(client, design, "first")
     assert events(client, key)[-1]["found"] is True
-    assembly = client.get(f"/api/listings/{key}/0/stl")
+    assembly = client.get(f"/api/listings/{key}/0/stl?gap=0")  # touching (tests/test_studio_stl)
     assert assembly.status_code == 200
     whole = trimesh.load(io.BytesIO(assembly.content), file_type="stl", process=False)
     assert whole.volume == pytest.approx(27 * 1000.0)  # the box, filled

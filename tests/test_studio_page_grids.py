@@ -29,6 +29,28 @@ OLD_SHIFT = {
 OLD_TURNING = {"square", "cube", VOXELS}
 OLD_LAYER = {"prism": "triangle", "sphere": "ball", "rhombic": "ball", "cube": "square"}
 OLD_LAYER["tetraocta"] = "square"
+#: The page's own frames of a new board (width, height, layers) and its grid menu's words
+#: (studio.js FRAMES and index.html's options, 2026-11-29), now the grids' traits.
+OLD_FRAMES = {
+    "square": [10, 6, 1],
+    "hex": [5, 5, 1],
+    "triangle": [8, 4, 1],
+    "cube": [3, 3, 3],
+    "prism": [6, 2, 2],
+    "sphere": [5, 5, 3],
+    "rhombic": [3, 3, 2],
+    "tetraocta": [6, 6, 3],
+}
+OLD_LABELS = {
+    "square": "squares",
+    "hex": "hexagons",
+    "triangle": "triangles",
+    "cube": "cubes (a box of layers)",
+    "prism": "triangular prisms (layers of triangles)",
+    "sphere": "balls (layers of a sphere packing)",
+    "rhombic": "rhombic dodecahedra (layers, as balls)",
+    "tetraocta": "tetrahedra and octahedra (layers of voxels)",
+}
 
 
 def _old_outline(grid: str, x: int, y: int, size: float) -> list[tuple[float, float]]:
@@ -103,7 +125,19 @@ def test_every_grid_the_studio_edits_is_described() -> None:
         assert described["turning"] == (name in OLD_TURNING)
         assert described["max_side"] == max_side(name)
         assert described["burrtools"] == REGISTRY[name].traits.burrtools
+        assert described["frame"] == OLD_FRAMES[name]
+        assert described["label"] == OLD_LABELS[name]
+        assert described["plays"] == (name in {"cube", "prism"})
     assert grids[VOXELS]["turning"] and grids[VOXELS]["solid"]
+    assert grids[VOXELS]["label"] is None  # the workshop's, not in the grid menu
+
+
+def test_every_grid_has_a_frame_and_a_label() -> None:
+    """Every registered grid says how the studio starts a board of it."""
+    for grid in REGISTRY.values():
+        width, height, layers = grid.traits.studio_frame
+        assert min(width, height, layers) >= 1 and grid.traits.studio_label
+        assert layers == 1 or grid.solid
 
 
 @pytest.mark.parametrize("grid", GRIDS)
@@ -134,17 +168,44 @@ def test_the_drawings_draw_as_the_page_did(drawing: str) -> None:
         )
 
 
-def test_the_page_names_no_grid() -> None:
-    """The page's scripts keep no grid's name as a string: what they know of a grid is
-    what the server sends (object keys of presentation defaults aside)."""
+def named_grids(text: str, suffix: str) -> list[tuple[int, str]]:
+    """The lines of a page's file (a script or the page) that name a grid: as a string
+    (quoted), as a key of an object literal (``cube: [3, 3, 3]``) in a script, or as an
+    option's words (``>squares<``) in the page."""
     names = "|".join(sorted(REGISTRY))
+    forms = [rf"""["'`]({names})["'`]"""]
+    if suffix == ".js":
+        forms.append(rf"""(^|[{{,\s])({names})\s*:""")
+    else:
+        forms.append(rf">\s*({'|'.join(re.escape(w) for w in OLD_LABELS.values())})\s*<")
+    return [
+        (number, line.strip())
+        for number, line in enumerate(text.splitlines(), 1)
+        if any(re.search(form, line) for form in forms)
+    ]
+
+
+def test_the_page_names_no_grid() -> None:
+    """The page's scripts and the page itself keep no grid's name, as a string, an
+    object's key (studio.js's FRAMES was the default board by grid) or an option of the
+    grid menu: what they know of a grid is what the server sends (its menu's words and
+    new board are the grid's traits, sent with the catalog)."""
+    files = [*sorted(STATIC.glob("*.js")), STATIC / "index.html"]
     found = [
-        f"{path.name}:{number}: {line.strip()}"
-        for path in sorted(STATIC.glob("*.js"))
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-        if re.search(rf"""["'`]({names})["'`]""", line)
+        f"{path.name}:{number}: {line}"
+        for path in files
+        for number, line in named_grids(path.read_text(encoding="utf-8"), path.suffix)
     ]
     assert not found, "\n".join(found)
+
+
+def test_the_name_check_finds_what_the_page_held() -> None:
+    """The check sees the forms the page used to name grids by."""
+    script = "const FRAMES = {\n  square: [10, 6, 1], hex: [5, 5, 1],\n};\nf('cube');\n"
+    assert [n for n, _ in named_grids(script, ".js")] == [2, 4]
+    page = '<select id="grid">\n<option value="square">squares</option>\n</select>\n'
+    assert [n for n, _ in named_grids(page, ".html")] == [2]
+    assert not named_grids("const squares = 2; // a cube's faces: six", ".js")
 
 
 def test_the_family_shown_first_is_the_one_the_page_showed() -> None:

@@ -44,7 +44,7 @@ Routes (every one needs the run's token, see :class:`Guard`)::
     GET  /api/listings/ID         the solutions of run ID found so far, a page of them
                                   drawn (?start=K&count=N)
     GET  /api/listings/ID/json    all of them, as the command line's --json document
-    GET  /api/listings/ID/K/stl   solution K's assembly as an STL file
+    GET  /api/listings/ID/K/stl   solution K's assembly as an STL file (?gap=MM)
     POST /api/listings/ID/K/disassemble
                                   solution K (cube or prism grid) taken apart, within
                                   {"seconds": S, "max_states": N} (each optional): its
@@ -549,7 +549,8 @@ class Studio:
     async def listing_stl(self, request: Request) -> Response:
         listing = self._listing(request)
         index = _index(request, listing)
-        data = await asyncio.to_thread(lambda: library.solution_stl(listing.solution(index)))
+        gap = library.read_gap(request.query_params.get("gap"))  # mm; None: the default
+        data = await asyncio.to_thread(lambda: library.solution_stl(listing.solution(index), gap))
         name = f"solution{index + 1}.stl"
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         return Response(data, media_type="model/stl", headers=headers)

@@ -2,7 +2,9 @@
 
 STL files (one per distinct piece, and a solution's assembly) are made by
 :mod:`excover.tiling.mesh` through the mesh library trimesh (which comes with the
-``studio`` extra; without it the export says what to install), cells 10 mm a side; the
+``studio`` extra; without it the export says what to install), cells 10 mm a side, a
+solution's pieces as many closed bodies a gap apart as ``excover solve --stl --gap``
+writes them (the same function, the same default gap); the
 isometric views of a box and of a polycube solution by :mod:`excover.tiling.isometric`,
 and the surfaces of a solution's pieces that the page turns in its exploded 3D view by
 :mod:`excover.tiling.solidview`.
@@ -11,21 +13,32 @@ and the surfaces of a solution's pieces that the page turns in its exploded 3D v
 from __future__ import annotations
 
 import io
+import math
 import zipfile
 from typing import TYPE_CHECKING, Any
 
+from excover.errors import UsageError
 from excover.tiling.colours import tile_colour
 from excover.tiling.geometry import cell_centres
 from excover.tiling.isometric import pattern_isometric_svg, solution_isometric_svg
-from excover.tiling.mesh import cells_mesh
+from excover.tiling.mesh import PRINT_GAP, cells_mesh, gapped
 from excover.tiling.mesh import solution_stl as assembly_stl
 from excover.tiling.solidview import piece_surfaces
 
 if TYPE_CHECKING:
     from excover.tiling import TilingSolution
+    from excover.tiling.grids import Grid
     from excover.tiling.tile import Shape
 
-__all__ = ["board_isometric_svg", "isometric_svg", "pieces_zip", "solid_view", "solution_stl"]
+__all__ = [
+    "board_isometric_svg",
+    "isometric_svg",
+    "pieces_zip",
+    "read_gap",
+    "solid_view",
+    "solution_stl",
+    "stl_gap",
+]
 
 
 def pieces_zip(pieces: dict[str, Shape]) -> bytes:
@@ -41,9 +54,38 @@ def pieces_zip(pieces: dict[str, Shape]) -> bytes:
     return buffer.getvalue()
 
 
-def solution_stl(solution: TilingSolution) -> bytes:
-    """A binary STL file of a solution's assembly, one closed body per piece."""
-    return assembly_stl(solution)
+def stl_gap(grid: Grid) -> float | None:
+    """The gap, in millimetres, of a solution's STL file on ``grid`` when none is asked
+    for: the command line's (:data:`excover.tiling.mesh.PRINT_GAP`), or None where the
+    pieces are not moved apart (:func:`excover.tiling.mesh.gapped`: they touch)."""
+    return PRINT_GAP if gapped(grid) else None
+
+
+def read_gap(text: str | None) -> float | None:
+    """The ``gap`` of a request's query, in millimetres (None: not given); a UsageError
+    unless it is as ``excover solve --gap`` takes it: from 0 to under a quarter of the
+    10 mm cells."""
+    if text is None:
+        return None
+    try:
+        gap = float(text)
+    except ValueError:
+        gap = math.nan
+    if not (math.isfinite(gap) and 0 <= gap < 2.5):
+        raise UsageError(
+            f"the gap must be at least 0 and under 2.5 (mm, cells of 10), not {text!r}"
+        )
+    return gap
+
+
+def solution_stl(solution: TilingSolution, gap: float | None = None) -> bytes:
+    """A binary STL file of a solution's assembly, one closed body per piece, pieces that
+    touch ``gap`` millimetres apart (cells of 10 mm; None: :func:`stl_gap`): the command
+    line's writer (``excover solve --stl FILE --gap GAP``,
+    :func:`excover.tiling.mesh.solution_stl`)."""
+    if gap is None:
+        gap = stl_gap(solution.tiling.grid) or 0.0
+    return assembly_stl(solution, gap)
 
 
 def isometric_svg(solution: TilingSolution) -> str:

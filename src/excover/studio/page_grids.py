@@ -17,8 +17,14 @@ hold a cell (``mask``: the spots of a period, ``mask[z][y][x]`` with ``y`` from 
 frame's bottom, or None when every spot may), the steps by which a drawing shifts onto
 cells of the same kind (``shift``), whether its drawings turn and mirror spot by spot
 (``turning``), the longest side of a board (``max_side``), BurrTools' number and how many
-cells a spot stands for; and the workshop's plain voxels (:data:`VOXELS`), drawn as
-BurrTools' cubes are.
+cells a spot stands for, the words for it in the page's grid menu (``label``) and the
+width, height and layers of a new board (``frame``) (the grid's
+:attr:`~excover.tiling.grids.GridTraits.studio_label` and ``studio_frame``), whether the
+burr workshop plays puzzles on it (``plays``: a new puzzle starts on its grid), and the
+gap in millimetres of a solution's STL file by default (``stl_gap``, the command line's
+``--gap``; None where the pieces are not moved apart); and the workshop's plain voxels
+(:data:`VOXELS`), drawn as BurrTools' cubes are, which the grid menu does not offer
+(``label`` None).
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ from typing import Any
 
 from excover.studio.cells import GRIDS, on_grid, shape
 from excover.studio.design import max_side
+from excover.studio.disassembly import BURR_GRIDS
+from excover.studio.library import stl_gap
 from excover.tiling.grids import GRIDS as REGISTRY
 from excover.tiling.grids import Grid, by_burrtools
 
@@ -140,6 +148,10 @@ def _grid(name: str, drawings: dict[str, dict[str, Any]]) -> dict[str, Any]:
         "max_side": max_side(name),
         "burrtools": grid.traits.burrtools,
         "spot_cells": grid.traits.spot_cells,
+        "label": grid.traits.studio_label or name,
+        "frame": list(grid.traits.studio_frame),
+        "plays": name in BURR_GRIDS,
+        "stl_gap": stl_gap(grid),
     }
 
 
@@ -150,5 +162,5 @@ def page_grids() -> dict[str, Any]:
     drawings: dict[str, dict[str, Any]] = {}
     grids = {name: _grid(name, drawings) for name in GRIDS}
     # the workshop's plain voxels of a BurrTools shape on any grid: drawn as the cube's
-    grids[VOXELS] = {**grids[by_burrtools(0).name], "burrtools": None}
+    grids[VOXELS] = {**grids[by_burrtools(0).name], "burrtools": None, "label": None}
     return {"grids": grids, "drawings": drawings}

@@ -293,7 +293,10 @@ class GridTraits:
       same for every cell (else they come from ``strips`` or the lattice);
     - ``seeds``: one cell of each class of cells up to translation (None: found from
       the lattice);
-    - ``cell_rule``: what makes coordinates a cell, said when they do not.
+    - ``cell_rule``: what makes coordinates a cell, said when they do not;
+    - ``studio_label``: the words for the grid in the studio's grid menu (empty: its
+      name); ``studio_frame``: the width, height and layers of a new board of the grid
+      in the studio (one layer on a planar grid).
     """
 
     outline: Outline
@@ -310,6 +313,8 @@ class GridTraits:
     steps: tuple[tuple[int, ...], ...] | None = None
     seeds: tuple[tuple[int, ...], ...] | None = None
     cell_rule: str = ""
+    studio_label: str = ""
+    studio_frame: tuple[int, int, int] = (6, 6, 1)
 
 
 class Grid:
@@ -587,7 +592,14 @@ SQUARE = Grid(
     2,
     [(m, (0, 0)) for m in _D4_NAMES],
     _Namer(_D4_NAMES),
-    traits=GridTraits(outlines.SQUARE, mirrored=True, art="", steps=_SQUARE_STEPS),
+    traits=GridTraits(
+        outlines.SQUARE,
+        mirrored=True,
+        art="",
+        steps=_SQUARE_STEPS,
+        studio_label="squares",
+        studio_frame=(10, 6, 1),
+    ),
 )
 
 
@@ -610,6 +622,8 @@ CUBE = Grid(
         mirrored=True,
         burrtools=0,
         steps=((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)),
+        studio_label="cubes (a box of layers)",
+        studio_frame=(3, 3, 3),
     ),
 )
 
@@ -619,7 +633,11 @@ HEX = Grid(
     _closure([(((0, -1), (1, 1)), (0, 0)), (((1, 0), (-1, -1)), (0, 0))]),
     _Namer({_identity_matrix(2): "Id"}, lambda m: HEX_BASIS @ m @ np.linalg.inv(HEX_BASIS)),
     traits=GridTraits(
-        outlines.HEXAGON, art="hex", steps=((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+        outlines.HEXAGON,
+        art="hex",
+        steps=((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)),
+        studio_label="hexagons",
+        studio_frame=(5, 5, 1),
     ),
 )
 
@@ -643,6 +661,8 @@ TRIANGLE = Grid(
         strips=True,
         seeds=((1, 0, 0), (1, 1, 0)),
         cell_rule="a + b + c is 1 or 2",
+        studio_label="triangles",
+        studio_frame=(8, 4, 1),
     ),
 )
 
@@ -675,6 +695,8 @@ PRISM = Grid(
         burrtools=1,
         strips=True,
         seeds=((1, 0, 0, 0), (1, 1, 0, 0)),
+        studio_label="triangular prisms (layers of triangles)",
+        studio_frame=(6, 2, 2),
     ),
 )
 SPHERE = Grid(
@@ -692,6 +714,8 @@ SPHERE = Grid(
         packed=True,
         burrtools=2,
         seeds=((0, 0, 0),),
+        studio_label="balls (layers of a sphere packing)",
+        studio_frame=(5, 5, 3),
     ),
 )
 RHOMBIC = Grid(
@@ -709,6 +733,8 @@ RHOMBIC = Grid(
         spot_noun="rhombic dodecahedron",
         packed=True,
         burrtools=3,
+        studio_label="rhombic dodecahedra (layers, as balls)",
+        studio_frame=(3, 3, 2),
     ),
 )
 TETRAOCTA = Grid(
@@ -724,6 +750,8 @@ TETRAOCTA = Grid(
         layer="square",
         spot_noun="voxel",
         burrtools=4,
+        studio_label="tetrahedra and octahedra (layers of voxels)",
+        studio_frame=(6, 6, 3),
     ),
 )
 

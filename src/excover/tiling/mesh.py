@@ -16,7 +16,10 @@ on such an edge, as the shape itself has them.
 
 ``gap`` moves every face of each piece ``gap / 2`` inward, so that printed pieces that
 touch in the assembly stand ``gap`` apart and fit together (on the planar grids the pieces
-shrink in the plane only; BurrTools' other solid grids take no gap yet).
+shrink in the plane only; BurrTools' other solid grids take no gap yet: :func:`gapped`).
+:data:`PRINT_GAP` is the gap of a solution's STL file when none is asked for, the command
+line's (``excover solve --stl --gap``) and the studio's: it leaves each piece a body of
+its own to a program that reads the file and merges equal points.
 """
 
 from __future__ import annotations
@@ -42,13 +45,20 @@ if TYPE_CHECKING:
     from excover.tiling.tiling import Tiling, TilingSolution
 
 __all__ = [
+    "PRINT_GAP",
     "MeshLibraryError",
     "cells_mesh",
+    "gapped",
     "piece_stls",
     "solution_mesh",
     "solution_stl",
     "write_stl",
 ]
+
+#: The gap between the pieces of a solution's STL file when none is asked for, in
+#: millimetres (cells of 10): enough for a reader of the file to find each piece a body of
+#: its own (touching faces merge) and for printed pieces to fit.
+PRINT_GAP = 0.2
 
 
 class MeshLibraryError(ExcoverError, ImportError):
@@ -132,6 +142,13 @@ def meshed(grid: Grid) -> bool:
     grid's outline names (extruded one cell high)."""
     outline = grid.traits.outline
     return grid.solid or (outline.corners is not None and outline.placer is not None)
+
+
+def gapped(grid: Grid) -> bool:
+    """Whether the pieces of ``grid``'s meshes may be moved apart by a gap: the planar
+    grids' prisms and the cube's boxes (BurrTools' other solid grids take none yet)."""
+    solid = grid.traits.solid
+    return meshed(grid) and (solid is None or solid.boxes)
 
 
 def _grid(grid: Grid | str) -> Grid:

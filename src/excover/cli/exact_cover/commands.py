@@ -185,18 +185,18 @@ def _nothing_to_draw(path: str) -> str:
     )
 
 
-#: ``--gap``'s default, in millimetres: enough for a reader of the STL file to find each
-#: piece a body of its own (touching faces merge) and for printed pieces to fit.
-STL_GAP = 0.2
-
-
 def _gap(gap: float | None, stl: str | None) -> float:
     """``--gap MM``, checked before the search: with ``--stl``, from 0 to under a quarter
-    of the 10 mm cells (a triangle keeps a body); :data:`STL_GAP` when not given."""
+    of the 10 mm cells (a triangle keeps a body); when not given, the STL files' default
+    (:data:`excover.tiling.mesh.PRINT_GAP`, the studio's too)."""
     import math
 
     if gap is None:
-        return STL_GAP
+        if stl is None:
+            return 0.0  # no STL file: no gap
+        from excover.tiling.mesh import PRINT_GAP
+
+        return PRINT_GAP
     if stl is None:
         raise UsageError("--gap goes with --stl (the gap between the printed pieces)")
     if not (math.isfinite(gap) and 0 <= gap < 2.5):

@@ -9,16 +9,14 @@ const TOKEN = document.querySelector('meta[name="studio-token"]').content;
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 
-// The default frame of a new board on each grid: width, height, layers.
-const FRAMES = {
-  square: [10, 6, 1], hex: [5, 5, 1], triangle: [8, 4, 1], cube: [3, 3, 3],
-  prism: [6, 2, 2], sphere: [5, 5, 3], rhombic: [3, 3, 2], tetraocta: [6, 6, 3],
-};
 // The grids and the drawings of their layers, as the server describes them
 // (excover.studio.page_grids, sent with the catalog): by grid, whether it is drawn as a
 // box of layers (solid), its layers' drawing, the spots that may hold a cell (mask), its
-// shift steps, whether its drawings turn, the longest side of a board, BurrTools' number;
-// by drawing, where the cells of a frame go and their polygons. Filled by start().
+// shift steps, whether its drawings turn, the longest side of a board, BurrTools' number,
+// its words in the grid menu (label; none for the workshop's voxels), the width, height
+// and layers of a new board (frame), whether the workshop plays puzzles on it (plays),
+// the default gap of a solution's STL file (stl_gap, mm; null: its pieces touch); by
+// drawing, where the cells of a frame go and their polygons. Filled by start().
 const GRIDS = {};
 const DRAWINGS = {};
 
@@ -507,6 +505,14 @@ function isometricSoon() {
   }, 150);
 }
 
+// The size inputs set to the frame of a new board on `grid` (the server's).
+function frameInputs(grid) {
+  const [w, h, d] = GRIDS[grid].frame;
+  $("board-width").value = w;
+  $("board-height").value = h;
+  $("board-depth").value = d;
+}
+
 function setGrid(grid) {
   state.grid = grid;
   document.body.dataset.grid = grid;
@@ -740,7 +746,7 @@ async function run(task) {
     $("solution").replaceChildren();
     $("gallery").replaceChildren();
     $("downloads").hidden = $("pager").hidden = $("views").hidden = true;
-    state.listing = { id, first: task === "first", total: 0, page: 0, chosen: 0, entries: [] };
+    state.listing = { id, grid: state.grid, first: task === "first", total: 0, page: 0, chosen: 0, entries: [] };
   } else {
     $("result-count").textContent = "";
     $("result-count").removeAttribute("data-count");
@@ -939,9 +945,37 @@ function choose(index) {
   $("download-svg").href = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
   $("download-svg").download = `solution${index + 1}.svg`;
   $("download-png").download = `solution${index + 1}.png`;
-  $("download-stl").href = withToken(`api/listings/${listing.id}/${index}/stl`);
-  $("download-stl").download = `solution${index + 1}.stl`;
+  stlLink();
   $("download-json").href = withToken(`api/listings/${listing.id}/json`);
+}
+
+// The STL file of the solution shown: each piece its own closed body, pieces that touch
+// moved the gap apart (mm, cells of 10 mm; the command line's `excover solve --stl FILE
+// --gap MM`, the same writer and default). On a grid whose pieces are not moved apart
+// (stl_gap null) the gap input is disabled and the file has none.
+function stlPath() {
+  const listing = state.listing;
+  const input = $("stl-gap");
+  const spaced = GRIDS[listing.grid].stl_gap !== null;
+  if (spaced && input.value === "") input.value = GRIDS[listing.grid].stl_gap;
+  input.disabled = !spaced;
+  input.title = spaced
+    ? "millimetres between pieces that touch (each face moved half of it inward), so that each piece is a body of its own and printed pieces fit; 0: they touch"
+    : "the pieces of this grid's STL files touch: they are not moved apart yet";
+  const gap = spaced ? input.value.trim() : "0";
+  return `api/listings/${listing.id}/${listing.chosen}/stl?gap=${encodeURIComponent(gap)}`;
+}
+
+function stlLink() {
+  if (!state.listing) return;
+  $("download-stl").href = withToken(stlPath());
+  $("download-stl").download = `solution${state.listing.chosen + 1}.stl`;
+}
+
+// Download the STL file through the server's answer, so that a gap it refuses is said.
+async function downloadStl() {
+  stlLink();
+  save(await api("GET", stlPath()), $("download-stl").download);
 }
 
 // ----- a solution in 3D: exploded, turned by dragging -----
@@ -1480,10 +1514,7 @@ function wire() {
   $("piece-tools").replaceChildren(pieceTools);
   $("grid").onchange = () => {
     const grid = $("grid").value;
-    const [w, h, d] = FRAMES[grid];
-    $("board-width").value = w;
-    $("board-height").value = h;
-    $("board-depth").value = d;
+    frameInputs(grid);
     board.layer = 0;
     newBoard(grid);
     drawn.layer = 0;
@@ -1541,6 +1572,8 @@ function wire() {
     radio.onchange = () => state.listing && choose(state.listing.chosen);
   }
   $("download-png").onclick = (event) => { event.preventDefault(); guarded(png); };
+  $("download-stl").onclick = (event) => { event.preventDefault(); guarded(downloadStl); };
+  $("stl-gap").oninput = stlLink;
   $("export").onclick = () => guarded(exportProgram);
   $("export-stl").onclick = () => guarded(exportStl);
   $("import").onchange = (event) => {
@@ -1555,11 +1588,18 @@ async function start() {
   const { families, grids, drawings } = await api("GET", "api/catalog");
   Object.assign(GRIDS, grids);
   Object.assign(DRAWINGS, drawings);
+  $("grid").replaceChildren(...Object.entries(GRIDS).filter(([, g]) => g.label).map(([name, g]) => {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = g.label;
+    return option;
+  }));
   wire();
   state.families = families;
   for (const family of families) for (const piece of family.pieces) addPiece(family.grid, piece.name, piece.cells, "0");
-  const first = Object.keys(GRIDS)[0];
+  const first = $("grid").options[0].value;
   setGrid(first);
+  frameInputs(first);
   board.set(first, frame(...sizeInputs(), true), false);
   drawn.set(first, frame(4, 4, 1, false), false);
   drawFamilies();

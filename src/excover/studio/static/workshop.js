@@ -278,14 +278,13 @@ async function savePuzzle() {
   save(await response.blob(), name ? name[1] : "puzzle.xmpuzzle");
 }
 
-// BurrTools' grid numbers of the studio's grids a new puzzle starts on: its box of
-// voxels is all cells (the other grids' puzzles are opened from files).
-const BURR_GRID_OF = { cube: 0, prism: 1 };
-
-// A new puzzle, on triangular prisms when the board is of them, else on cubes: a unit
+// A new puzzle, on the board's grid where the workshop plays puzzles of it (GRIDS' plays:
+// triangular prisms, whose box of voxels is all cells, by BurrTools' number), else on
+// cubes (BurrTools' grid 0; the other grids' puzzles are opened from files): a unit
 // piece and a 2x2x2 result, one problem of eight pieces, to change from there.
 async function newPuzzle() {
-  const grid = BURR_GRID_OF[state.grid] ?? 0;
+  const board = GRIDS[state.grid];
+  const grid = board.plays && board.burrtools !== null ? board.burrtools : 0;
   const edits = {
     base: null,
     name: "new.xmpuzzle",
