@@ -25,9 +25,9 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
-from excover.counting.outcome import Outcome, stop_reason
+from excover.counting.outcome import Outcome, as_raised, listing_stop
 from excover.deadlines import TimeUp, alarm
-from excover.errors import LimitReached, MemoryBoundError
+from excover.errors import MemoryBoundError
 
 if TYPE_CHECKING:
     from excover.counting.request import Bar, MethodRequest
@@ -136,14 +136,9 @@ class ZddListing:
     def outcome(self, found: int, error: BaseException | None) -> Outcome:
         """The listing once ``found`` solutions were handed over; the alarm's stop kept
         as the API raises it (:class:`~excover.LimitReached`, reason ``"timeout"``)."""
-        limit = self.request.limit
-        stopped_by: str | None = None if error is None else stop_reason(error)
-        if isinstance(error, TimeUp):
-            from excover.statistics import Stats
-
-            error = LimitReached("timeout", Stats(solutions=found, stopped_by="timeout"))
-        if error is None and limit is not None and found >= limit:
-            stopped_by = "limit"
+        stopped_by = listing_stop(found, self.request.limit, error)
+        if error is not None:
+            error = as_raised(error, found)
         stats: dict[str, object] = {"solutions": found}
         if self.listing is not None:
             stats.update(nodes=self.listing.run.nodes, memo_hits=self.listing.run.hits)
@@ -179,10 +174,7 @@ class _Stop:
 
     def __exit__(self, kind: object, error: BaseException | None, trace: object) -> bool:
         if isinstance(error, TimeUp):
-            from excover.statistics import Stats
-
-            self.stopped_by = "timeout"
-            self.error = LimitReached("timeout", Stats(stopped_by="timeout"))
+            self.stopped_by, self.error = "timeout", as_raised(error)
         elif isinstance(error, MemoryBoundError):
             self.stopped_by, self.bound, self.error = "max_memory", error.bound, error
         elif isinstance(error, KeyboardInterrupt):

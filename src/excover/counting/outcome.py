@@ -52,8 +52,10 @@ __all__ = [
     "STOPS",
     "STOP_REASONS",
     "Outcome",
+    "as_raised",
     "count_of",
     "emitted",
+    "listing_stop",
     "search_engine",
     "search_stats",
     "stop_reason",
@@ -115,6 +117,26 @@ def stop_reason(error: BaseException) -> str:
     if isinstance(error, MemoryBoundError):
         return "max_memory"
     return "interrupt" if isinstance(error, KeyboardInterrupt) else "timeout"
+
+
+def as_raised(error: BaseException, solutions: int = 0) -> BaseException:
+    """``error`` as the API raises it: the alarm of a method without a deadline of its
+    own (:class:`~excover.deadlines.TimeUp`) as :class:`~excover.LimitReached`, reason
+    ``"timeout"``, with the ``solutions`` found by then; any other stop as it is."""
+    if isinstance(error, TimeUp):
+        from excover.statistics import Stats
+
+        return LimitReached("timeout", Stats(solutions=solutions, stopped_by="timeout"))
+    return error
+
+
+def listing_stop(found: int, limit: int | None, error: BaseException | None) -> str | None:
+    """Why a listing stopped once ``found`` solutions were handed over: what stopped it
+    (``error``, a key of :data:`STOP_REASONS`), ``"limit"`` when it reached its ``limit``,
+    or None when it ended."""
+    if error is not None:
+        return stop_reason(error)
+    return "limit" if limit is not None and found >= limit else None
 
 
 def count_of(outcome: Outcome) -> int:

@@ -38,7 +38,15 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
 
 from excover.counting.methods import runs
-from excover.counting.outcome import STOPS, Outcome, count_of, emitted, stop_reason
+from excover.counting.outcome import (
+    STOPS,
+    Outcome,
+    as_raised,
+    count_of,
+    emitted,
+    listing_stop,
+    stop_reason,
+)
 from excover.deadlines import TimeUp, alarm
 from excover.errors import LimitReached
 from excover.names import METHOD_TRAITS, SEARCH_METHOD
@@ -319,9 +327,7 @@ def _symmetric_end(
     lower bound, or None), the stop kept as the API raises it."""
     stopped_by = None if error is None else stop_reason(error)
     if isinstance(error, TimeUp):
-        from excover.statistics import Stats
-
-        error = LimitReached("timeout", Stats(solutions=number or 0, stopped_by="timeout"))
+        error = as_raised(error, number or 0)
     elif isinstance(error, LimitReached) and factor != 1:
         from excover.statistics import Stats
 
@@ -333,10 +339,7 @@ def _symmetric_end(
 def _group_stopped(stop: BaseException, counting: bool) -> Outcome:
     """The outcome of a symmetric run stopped while it found its group: nothing found."""
     stopped_by = stop_reason(stop)
-    if isinstance(stop, TimeUp):
-        from excover.statistics import Stats
-
-        stop = LimitReached("timeout", Stats(stopped_by="timeout"))
+    stop = as_raised(stop)
     found = None if counting else 0
     stats = {} if counting else {"solutions": 0}
     engine = "finding the symmetries"
@@ -562,10 +565,7 @@ class _SymmetricListing:
         return nullcontext()
 
     def outcome(self, found: int, error: BaseException | None) -> Outcome:
-        limit = self.request.limit
-        stopped_by = None if error is None else stop_reason(error)
-        if stopped_by is None and limit is not None and found >= limit:
-            stopped_by = "limit"
+        stopped_by = listing_stop(found, self.request.limit, error)
         if self.search is None:  # stopped while it found its group
             stats = {"solutions": 0}
             outcome = Outcome(SEARCH_METHOD, "finding the symmetries", 0, stopped_by, stats)
@@ -603,10 +603,7 @@ class _ParallelListing:
         return nullcontext()
 
     def outcome(self, found: int, error: BaseException | None) -> Outcome:
-        limit = self.request.limit
-        stopped_by = None if error is None else stop_reason(error)
-        if stopped_by is None and limit is not None and found >= limit:
-            stopped_by = "limit"
+        stopped_by = listing_stop(found, self.request.limit, error)
         stats = {"solutions": found, "complete": stopped_by is None, "stopped_by": stopped_by}
         engine = "subproblems on workers"
         return Outcome(self.request.method, engine, found, stopped_by, stats, error=error)
