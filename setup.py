@@ -220,7 +220,7 @@ extensions = [
     _extension("excover.nonogram._core"),
     _extension("excover.burr._moves"),
     _extension("excover.burr._orbits"),
-    _extension("excover.formats.burrtools._cover"),
+    _extension("excover.burr.xmpuzzle._cover"),
 ]
 
 stale = [e for e in extensions if not _translated(e)]

@@ -60,8 +60,8 @@ import numpy as np
 from excover import ExactCover, LimitReached
 from excover.burr import disassemble_all
 from excover.burr.sixpiece import NOTCHABLE, SHAPE, burr_puzzle, notchable_pieces
-from excover.formats.burrtools import Part, Problem, Puzzle, Shape, format_xmpuzzle
-from excover.formats.burrtools.lattice import GRIDS
+from excover.burr.xmpuzzle import BurrProblem, BurrPuzzle, BurrShape, Part, format_xmpuzzle
+from excover.burr.xmpuzzle.lattice import GRIDS
 
 Voxel = tuple[int, int, int]
 STEPS = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
@@ -70,7 +70,7 @@ STEPS = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
 # ----------------------------------------------------------------------- random puzzles
 
 
-def burr(rng: random.Random) -> Puzzle:
+def burr(rng: random.Random) -> BurrPuzzle:
     """A six-piece burr from a pool of notchable pieces with ranges (see the notes)."""
     holes = rng.random() < 0.7
     pieces = notchable_pieces()
@@ -93,9 +93,9 @@ def burr(rng: random.Random) -> Puzzle:
         k = rng.randrange(len(parts))
         parts[k] = Part(k, parts[k].lo, parts[k].hi + 1)
     variable = NOTCHABLE if holes else frozenset()
-    shapes = [Shape.from_voxels(pieces[k], name=f"piece {n + 1}") for n, k in enumerate(pool)]
-    shapes.append(Shape.from_voxels(SHAPE - variable, variable, name="burr"))
-    return Puzzle(tuple(shapes), (Problem(tuple(parts), len(pool)),))
+    shapes = [BurrShape.from_voxels(pieces[k], name=f"piece {n + 1}") for n, k in enumerate(pool)]
+    shapes.append(BurrShape.from_voxels(SHAPE - variable, variable, name="burr"))
+    return BurrPuzzle(tuple(shapes), (BurrProblem(tuple(parts), len(pool)),))
 
 
 @cache
@@ -176,7 +176,7 @@ def _rotations(piece: frozenset[Voxel]) -> set[frozenset[Voxel]]:
 
 def _shapes_of(
     rng: random.Random, pieces: list[set[Voxel]], offset: int
-) -> tuple[list[Shape], list[Part]]:
+) -> tuple[list[BurrShape], list[Part]]:
     """The pieces as shapes, equal forms (up to rotation) merged into one shape with
     copies, some counts widened to a range; parts numbered from ``offset``."""
     forms: dict[frozenset[Voxel], list[frozenset[Voxel]]] = {}
@@ -186,7 +186,7 @@ def _shapes_of(
         forms.setdefault(key, []).append(normal)
     shapes, parts = [], []
     for number, copies in enumerate(forms.values()):
-        shapes.append(Shape.from_voxels(copies[0], name=f"piece {number + 1}"))
+        shapes.append(BurrShape.from_voxels(copies[0], name=f"piece {number + 1}"))
         lo = hi = len(copies)
         if rng.random() < 0.3:
             lo = max(0, lo - rng.randint(0, 1))
@@ -195,7 +195,7 @@ def _shapes_of(
     return shapes, parts
 
 
-def box(rng: random.Random) -> Puzzle:
+def box(rng: random.Random) -> BurrPuzzle:
     """A small box cut into polycubes (see the notes)."""
     size = [rng.randint(2, 4) for _ in range(3)]
     while size[0] * size[1] * size[2] > 36:
@@ -204,13 +204,13 @@ def box(rng: random.Random) -> Puzzle:
     shapes, parts = _shapes_of(rng, _cut(rng, cells, 2, 6), 0)
     if rng.random() < 0.3:  # a spare piece that may be left out
         spare = _cut(rng, cells, 3, 5)[0]
-        shapes.append(Shape.from_voxels(_normal(spare), name="spare"))
+        shapes.append(BurrShape.from_voxels(_normal(spare), name="spare"))
         parts.append(Part(len(shapes) - 1, 0, 1))
-    result = Shape.from_voxels(set(cells), name="box")
-    return Puzzle((*shapes, result), (Problem(tuple(parts), len(shapes)),))
+    result = BurrShape.from_voxels(set(cells), name="box")
+    return BurrPuzzle((*shapes, result), (BurrProblem(tuple(parts), len(shapes)),))
 
 
-def tray(rng: random.Random) -> Puzzle:
+def tray(rng: random.Random) -> BurrPuzzle:
     """A box inside a frame that is a piece too (see the notes)."""
     size = [rng.randint(2, 3), rng.randint(2, 3), rng.randint(1, 3)]
     floor = rng.random() < 0.5
@@ -227,14 +227,14 @@ def tray(rng: random.Random) -> Puzzle:
         for z in range(size[2] + floor)
         if (z < floor or x in (0, size[0] + 1) or y in (0, size[1] + 1))
     }
-    frame = Shape.from_voxels(walls, name="frame")
+    frame = BurrShape.from_voxels(walls, name="frame")
     shapes, parts = _shapes_of(rng, _cut(rng, inside, 2, 5), 1)
-    result = Shape.from_voxels(walls | set(inside), name="tray")
+    result = BurrShape.from_voxels(walls | set(inside), name="tray")
     all_shapes = (frame, *shapes, result)
-    return Puzzle(all_shapes, (Problem((Part(0, 1, 1), *parts), len(all_shapes) - 1),))
+    return BurrPuzzle(all_shapes, (BurrProblem((Part(0, 1, 1), *parts), len(all_shapes) - 1),))
 
 
-def _on_grid(number: int) -> Callable[[random.Random], Puzzle]:
+def _on_grid(number: int) -> Callable[[random.Random], BurrPuzzle]:
     """Puzzles on BurrTools' grid ``number``: a random connected region of cells (see
     the notes) cut into pieces."""
     grid = GRIDS[number]
@@ -261,7 +261,7 @@ def _on_grid(number: int) -> Callable[[random.Random], Puzzle]:
         voxels = np.array(sorted(piece), dtype=np.int64)
         return {(x, y, z) for x, y, z in (voxels - grid.shift(voxels)).tolist()}
 
-    def make(rng: random.Random) -> Puzzle:
+    def make(rng: random.Random) -> BurrPuzzle:
         region = {rng.choice(cells)}
         goal = rng.randint(6, {1: 12, 2: 10, 3: 10, 4: 10}[number])
         while len(region) < goal:
@@ -272,22 +272,22 @@ def _on_grid(number: int) -> Callable[[random.Random], Puzzle]:
         forms: dict[bytes, list[set[Voxel]]] = {}
         for piece in _cut(rng, sorted(region), 2, 4, near):
             forms.setdefault(form(piece), []).append(piece)
-        shapes: list[Shape] = []
+        shapes: list[BurrShape] = []
         parts: list[Part] = []
         for copies in forms.values():
-            shapes.append(Shape.from_voxels(placed(copies[0]), name=f"piece {len(shapes) + 1}"))
+            shapes.append(BurrShape.from_voxels(placed(copies[0]), name=f"piece {len(shapes) + 1}"))
             lo = hi = len(copies)
             if rng.random() < 0.3:
                 lo, hi = max(0, lo - rng.randint(0, 1)), hi + rng.randint(1, 2)
             parts.append(Part(len(shapes) - 1, lo, hi))
-        shapes.append(Shape.from_voxels(placed(region), name="result"))
-        problem = Problem(tuple(parts), len(shapes) - 1)
-        return Puzzle(tuple(shapes), (problem,), grid=number)
+        shapes.append(BurrShape.from_voxels(placed(region), name="result"))
+        problem = BurrProblem(tuple(parts), len(shapes) - 1)
+        return BurrPuzzle(tuple(shapes), (problem,), grid=number)
 
     return make
 
 
-KINDS: dict[str, Callable[[random.Random], Puzzle]] = {
+KINDS: dict[str, Callable[[random.Random], BurrPuzzle]] = {
     "burr": burr,
     "box": box,
     "tray": tray,
@@ -349,7 +349,7 @@ def burrtxt(binary: str, path: str, timeout: float, disassemble: bool = True) ->
     return Verdict(int(counts[1]), int(counts[2]), levels, time.perf_counter() - started)
 
 
-def excover_count(puzzle: Puzzle, timeout: float) -> Verdict:
+def excover_count(puzzle: BurrPuzzle, timeout: float) -> Verdict:
     """excover's count of assemblies, as BurrTools counts them (no disassembly)."""
     started = time.perf_counter()
     cover = ExactCover.from_burrtools(puzzle, 0)
@@ -360,7 +360,7 @@ def excover_count(puzzle: Puzzle, timeout: float) -> Verdict:
     return Verdict(found, 0, Counter(), time.perf_counter() - started)
 
 
-def excover_side(puzzle: Puzzle, complete: bool, timeout: float) -> Verdict:
+def excover_side(puzzle: BurrPuzzle, complete: bool, timeout: float) -> Verdict:
     """excover's assemblies and disassemblies, greedy or complete."""
     started = time.perf_counter()
     deadline = time.monotonic() + timeout

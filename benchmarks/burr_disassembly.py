@@ -52,8 +52,8 @@ from burrtools_files import puzzle_files
 
 from excover.burr import Assembly, Disassembly, assemblies, disassemble_all
 from excover.burr._moves import AXES, Geometry
-from excover.burr.search import Budget, Disassembler
-from excover.formats.burrtools import Puzzle, parse_xmpuzzle
+from excover.burr.search import Disassembler, DisassemblyBudget
+from excover.burr.xmpuzzle import BurrPuzzle, parse_xmpuzzle
 
 T = TypeVar("T")
 
@@ -137,7 +137,7 @@ def in_process(run: Callable[[], T]) -> tuple[float, float, T]:
     return time.perf_counter() - started, time.process_time() - cpu, result
 
 
-def assembled(puzzle: Puzzle, number: int) -> list[Assembly]:
+def assembled(puzzle: BurrPuzzle, number: int) -> list[Assembly]:
     """The assemblies of a problem."""
     return list(assemblies(puzzle, number))
 
@@ -145,7 +145,7 @@ def assembled(puzzle: Puzzle, number: int) -> list[Assembly]:
 def disassembly(found: list[Assembly], complete: bool) -> list[Disassembly]:
     """The disassemblies of the assemblies, the movement tables built afresh."""
     geometry = Geometry(found[0].grid) if found else Geometry()
-    return [Disassembler(a, Budget(), complete, geometry).run() for a in found]
+    return [Disassembler(a, DisassemblyBudget(), complete, geometry).run() for a in found]
 
 
 def whole_run(data: bytes, name: str, number: int) -> list[Disassembly]:

@@ -31,7 +31,7 @@ from collections import Counter
 from excover.burr import Disassembly, assemblies
 from excover.burr.pool import disassemble_many
 from excover.burr.sixpiece import burr_puzzle, notchable_pieces
-from excover.formats.burrtools import write_xmpuzzle
+from excover.burr.xmpuzzle import write_xmpuzzle
 
 #: The pieces of the default family (63,086 assemblies).
 PIECES = "1,20,34,41,55,56,57,58"

@@ -5,7 +5,7 @@ in the file.
 For each problem of each file (every grid): the number of assemblies BurrTools stored
 (solved problems only), excover's count up to BurrTools' symmetries
 (``ExactCover.from_burrtools(puzzle, n).count(up_to_symmetry=True)``, under the group
-that :mod:`excover.formats.burrtools.cover` declares),
+that :mod:`excover.burr.xmpuzzle.cover` declares),
 and the time of reading, building and counting (``burrtools_grids.py`` times the files
 of the four other grids beside burrTxt). With ``--burrtxt PATH`` (BurrTools' command-line solver
 ``burrTxt`` built from the same repository) its count is printed too: a stored count
@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 from excover import ExactCover, ExcoverError
-from excover.formats.burrtools import parse_xmpuzzle
+from excover.burr.xmpuzzle import parse_xmpuzzle
 
 FOLDERS = ("examples/", "doc_src/")
 

@@ -45,18 +45,18 @@ from pathlib import Path
 from burrtools_files import burrtxt_count, puzzle_files
 
 import excover
-from excover.formats.burrtools import Problem, parse_xmpuzzle
+from excover.burr.xmpuzzle import BurrProblem, parse_xmpuzzle
 
 COUNT = (
     "import sys; from excover import ExactCover; "
-    "from excover.formats.burrtools import read_xmpuzzle; "
+    "from excover.burr.xmpuzzle import read_xmpuzzle; "
     "p = read_xmpuzzle(sys.argv[1]); "
     "print(ExactCover.from_burrtools(p, int(sys.argv[2])).count(up_to_symmetry=True))"
 )
 #: The same count in one process: once untimed, then the least CPU time of ``repeat``.
 IN_PROCESS = (
     "import sys, time; from excover import ExactCover; "
-    "from excover.formats.burrtools import read_xmpuzzle\n"
+    "from excover.burr.xmpuzzle import read_xmpuzzle\n"
     "def count(): return ExactCover.from_burrtools("
     "read_xmpuzzle(sys.argv[1]), int(sys.argv[2])).count(up_to_symmetry=True)\n"
     "count(); best = float('inf')\n"
@@ -184,7 +184,7 @@ def problem_cells(
     path: Path,
     data: bytes,
     number: int,
-    problem: Problem,
+    problem: BurrProblem,
 ) -> list[str]:
     """The cells of one problem's row from the stored count on."""
     for env in envs.values():

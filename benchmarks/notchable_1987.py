@@ -50,7 +50,7 @@ from excover.burr.notchable import (
     survey_unit,
 )
 from excover.burr.stored import solved_puzzle
-from excover.formats.burrtools import write_xmpuzzle
+from excover.burr.xmpuzzle import write_xmpuzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data" / "designs"

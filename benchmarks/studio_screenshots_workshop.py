@@ -23,7 +23,7 @@ from pathlib import Path
 from studio_bench import open_page, studio
 
 from excover import ExactCover
-from excover.formats.burrtools import parse_xmpuzzle
+from excover.burr.xmpuzzle import parse_xmpuzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 BURR = ROOT / "tests" / "data" / "studio" / "burr.xmpuzzle"

@@ -32,9 +32,9 @@ import pytest
 
 from excover import ExactCover, Family, atomic
 from excover.burr.checkpoint import RunCheckpoint
+from excover.burr.xmpuzzle import read_xmpuzzle, write_xmpuzzle
 from excover.cli.files import write_file, write_problem
 from excover.errors import UsageError
-from excover.formats.burrtools import read_xmpuzzle, write_xmpuzzle
 from excover.lang.interp import Interpreter
 from excover.lang.parser import parse_file
 from excover.lang.sandbox import Permissions
@@ -156,7 +156,7 @@ def _disassemble(folder: Path) -> Callable[[], object]:
 
 
 def _is_puzzle(data: bytes) -> bool:
-    from excover.formats.burrtools import parse_xmpuzzle
+    from excover.burr.xmpuzzle import parse_xmpuzzle
 
     try:
         parse_xmpuzzle(data)

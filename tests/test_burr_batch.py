@@ -1,4 +1,4 @@
-"""The batch path (excover.burr.search.Runner, on the compiled Batch) against the
+"""The batch path (excover.burr.search.BatchDisassembler, on the compiled Batch) against the
 per-assembly one and the brute-force checker of test_burr_disassembly.
 
 A runner takes many assemblies apart one after another on one set of buffers (its part,
@@ -24,10 +24,10 @@ from test_burr_disassembly import Brute, designs, mazes, prism_designs, replay
 from excover.burr import Assembly, Disassembly, disassemble, disassemble_all
 from excover.burr._moves import Geometry
 from excover.burr.pool import disassemble_many
-from excover.burr.search import Budget, Runner
+from excover.burr.search import BatchDisassembler, DisassemblyBudget
+from excover.burr.xmpuzzle import BurrProblem, BurrPuzzle, BurrShape
+from excover.burr.xmpuzzle import Part as BurrPart
 from excover.errors import UsageError
-from excover.formats.burrtools import Part as BurrPart
-from excover.formats.burrtools import Problem, Puzzle, Shape
 
 
 def _summary(result: Disassembly) -> tuple[object, ...]:
@@ -77,10 +77,10 @@ def test_a_runner_gives_each_assembly_what_a_fresh_disassembler_does(
     drawn: tuple[int, list[Assembly]], complete: bool, cap: int | None
 ) -> None:
     grid, family = drawn
-    runner = Runner(Geometry(grid), complete)
+    runner = BatchDisassembler(Geometry(grid), complete)
     for assembly in family:
         alone = disassemble(assembly, complete=complete, max_states=cap)
-        batched = runner.run(assembly, Budget(None, cap))
+        batched = runner.run(assembly, DisassemblyBudget(None, cap))
         assert _summary(batched) == _summary(alone)
         if cap is None and not assembly.groups:
             pieces = [p.voxels for p in assembly.pieces]
@@ -96,23 +96,23 @@ def test_a_runner_gives_each_assembly_what_a_fresh_disassembler_does(
 
 def test_a_runner_refuses_a_piece_without_voxels_and_goes_on() -> None:
     """A bad assembly is a UsageError; the runner's buffers then serve the next one."""
-    runner = Runner(Geometry())
+    runner = BatchDisassembler(Geometry())
     good = Assembly.of_voxels([[(0, 0, 0)], [(1, 0, 0)], [(2, 0, 0)]])
     bad = Assembly((*good.pieces[:1], replace(good.pieces[1], voxels=())))
     with pytest.raises(UsageError, match="no voxels"):
-        runner.run(bad, Budget())
-    assert _summary(runner.run(good, Budget())) == _summary(disassemble(good))
+        runner.run(bad, DisassemblyBudget())
+    assert _summary(runner.run(good, DisassemblyBudget())) == _summary(disassemble(good))
 
 
 def test_disassemble_all_batches_a_family_as_it_would_take_each_alone() -> None:
     """Every assembly of a problem, taken apart in turn on one runner, as alone: a frame
     with cells for two loose cubes, drawn here."""
-    frame = Shape((4, 3, 1), "#" * 4 + "#__#" + "#" * 4)
-    cube = Shape((1, 1, 1), "#")
-    result = Shape((4, 3, 1), "#" * 12)
-    puzzle = Puzzle(
+    frame = BurrShape((4, 3, 1), "#" * 4 + "#__#" + "#" * 4)
+    cube = BurrShape((1, 1, 1), "#")
+    result = BurrShape((4, 3, 1), "#" * 12)
+    puzzle = BurrPuzzle(
         (frame, cube, result),
-        (Problem((BurrPart(0), BurrPart(1, 2, 2)), 2),),
+        (BurrProblem((BurrPart(0), BurrPart(1, 2, 2)), 2),),
     )
     found = list(disassemble_all(puzzle, 0))
     assert found
@@ -154,9 +154,9 @@ def test_assemblies_with_holes_hold_only_pieces() -> None:
     units, each on its own voxel."""
     from excover.burr import assemblies
 
-    unit = Shape.from_voxels({(0, 0, 0)})
-    row = Shape.from_voxels(set(), {(0, 0, 0), (1, 0, 0), (2, 0, 0)})
-    puzzle = Puzzle((unit, row), (Problem((BurrPart(0, 0, 3),), 1, max_holes=1),))
+    unit = BurrShape.from_voxels({(0, 0, 0)})
+    row = BurrShape.from_voxels(set(), {(0, 0, 0), (1, 0, 0), (2, 0, 0)})
+    puzzle = BurrPuzzle((unit, row), (BurrProblem((BurrPart(0, 0, 3),), 1, max_holes=1),))
     found = list(assemblies(puzzle))
     sizes = sorted(len(a.pieces) for a in found)
     assert sizes and set(sizes) <= {2, 3} and 2 in sizes

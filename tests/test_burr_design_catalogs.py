@@ -23,8 +23,8 @@ from excover.burr.sixpiece import (
     general_pieces,
     notchable_pieces,
 )
+from excover.burr.xmpuzzle import BurrProblem, BurrPuzzle, BurrShape, Part, write_xmpuzzle
 from excover.design import DeclarationError, Goal, LedgerError, search
-from excover.formats.burrtools import Part, Problem, Puzzle, Shape, write_xmpuzzle
 from excover.main import main
 
 #: Five notchable pieces with unique designs of levels 5.4 and 5 (tests/test_burr_designs).
@@ -106,11 +106,11 @@ def test_shorter_sticks_keep_the_assemblies_and_block_fewer_moves() -> None:
 
 
 def _puzzle_file(
-    path: Path, pieces: list[frozenset[tuple[int, int, int]]], result: Shape, ranges: int = 1
+    path: Path, pieces: list[frozenset[tuple[int, int, int]]], result: BurrShape, ranges: int = 1
 ) -> Path:
-    shapes = [Shape.from_voxels(p, name=f"p{k}") for k, p in enumerate(pieces)]
+    shapes = [BurrShape.from_voxels(p, name=f"p{k}") for k, p in enumerate(pieces)]
     parts = tuple(Part(k, 0, ranges) for k in range(len(pieces)))
-    write_xmpuzzle(Puzzle((*shapes, result), (Problem(parts, len(pieces)),)), path)
+    write_xmpuzzle(BurrPuzzle((*shapes, result), (BurrProblem(parts, len(pieces)),)), path)
     return path
 
 
@@ -122,7 +122,7 @@ def test_a_files_shapes_and_result_search_as_the_catalog_does(tmp_path: Path) ->
     path = _puzzle_file(
         tmp_path / "deep.xmpuzzle",
         [every[k - 1] for k in DEEP],
-        Shape.from_voxels(filled, optional, name="burr"),
+        BurrShape.from_voxels(filled, optional, name="burr"),
     )
     by_file = search(BurrDesigns(catalog=str(path), result=str(path)))
     by_catalog = search(BurrDesigns(catalog="notchable:" + ",".join(map(str, DEEP))))
@@ -150,12 +150,12 @@ def test_a_box_of_any_pieces_agrees_with_its_puzzle_counted_whole(tmp_path: Path
         frozenset({(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)}),  # the tripod
     ]
     box = frozenset(itertools.product(range(4), range(2), range(2)))
-    path = _puzzle_file(tmp_path / "box.xmpuzzle", tetracubes, Shape.from_voxels(box), 2)
+    path = _puzzle_file(tmp_path / "box.xmpuzzle", tetracubes, BurrShape.from_voxels(box), 2)
     space = BurrDesigns(catalog=str(path), result=str(path), pieces=4, copies=2)
     assert all(m == k for k, m in enumerate(space.catalog.mirror))  # all achiral
     report = search(space, Goal(solutions=None))
     assert report.complete
-    from excover.formats.burrtools import read_xmpuzzle
+    from excover.burr.xmpuzzle import read_xmpuzzle
 
     whole = sum(1 for _ in assemblies(read_xmpuzzle(path)))
     designs = [space.design(i) for i in range(space.size)]
@@ -188,13 +188,15 @@ def test_bad_catalogs_and_results_name_the_field(tmp_path: Path) -> None:
     twice = _puzzle_file(
         tmp_path / "twice.xmpuzzle",
         [every[0], every[1], every[0]],
-        Shape.from_voxels(filled, optional),
+        BurrShape.from_voxels(filled, optional),
     )
     with pytest.raises(DeclarationError, match=r"catalog.*is p0 again"):
         BurrDesigns(catalog=str(twice))
     with pytest.raises(DeclarationError, match=r"pieces.*must be 6"):
         BurrDesigns(pieces=5)
-    path = _puzzle_file(tmp_path / "ok.xmpuzzle", [every[0]], Shape.from_voxels(filled, optional))
+    path = _puzzle_file(
+        tmp_path / "ok.xmpuzzle", [every[0]], BurrShape.from_voxels(filled, optional)
+    )
     with pytest.raises(DeclarationError, match=r"result.*burr.*xmpuzzle"):
         BurrDesigns(result="box.txt")
     from excover.design import Table
@@ -206,7 +208,7 @@ def test_bad_catalogs_and_results_name_the_field(tmp_path: Path) -> None:
 def test_a_ledger_of_a_file_that_changed_is_refused(tmp_path: Path) -> None:
     every = notchable_pieces()
     filled, optional = burr_result()
-    result = Shape.from_voxels(filled, optional)
+    result = BurrShape.from_voxels(filled, optional)
     path = _puzzle_file(tmp_path / "deep.xmpuzzle", [every[k - 1] for k in DEEP], result)
     ledger = tmp_path / "deep.ledger"
     first = search(BurrDesigns(catalog=str(path)), ledger=ledger)

@@ -23,8 +23,8 @@ from excover.burr import Disassembly, assemblies, disassemble
 from excover.burr.designs import BurrDesigns, design_puzzle, level_score
 from excover.burr.notchable import catalog, survey_unit
 from excover.burr.sixpiece import SHAPE, notchable_pieces
+from excover.burr.xmpuzzle import read_xmpuzzle
 from excover.design import DeclarationError, DesignError, Goal, search
-from excover.formats.burrtools import read_xmpuzzle
 from excover.main import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,13 +29,13 @@ from hypothesis import strategies as st
 from excover.burr import Assembly, Disassembly, Move, Separation, disassemble, disassemble_all
 from excover.burr._moves import Geometry, Part
 from excover.burr.check import check_stored, sweep
-from excover.burr.disassembly import Plan, held_tree
+from excover.burr.disassembly import PackedSeparationTree, held_tree
 from excover.burr.grouping import Groups
+from excover.burr.xmpuzzle import BurrProblem, BurrPuzzle, BurrShape, read_xmpuzzle, write_xmpuzzle
+from excover.burr.xmpuzzle import Part as BurrPart
+from excover.burr.xmpuzzle.placements import placed, placement_of
 from excover.cli import common
 from excover.errors import UsageError
-from excover.formats.burrtools import Part as BurrPart
-from excover.formats.burrtools import Problem, Puzzle, Shape, read_xmpuzzle, write_xmpuzzle
-from excover.formats.burrtools.placements import placed, placement_of
 from excover.main import main
 
 Voxel = tuple[int, int, int]
@@ -511,14 +511,15 @@ def test_levels_read_as_burrtools_writes_them() -> None:
 
 
 def test_a_disassembly_builds_its_tree_when_read_and_travels_compact() -> None:
-    """The compiled disassembler hands out a Plan: the level comes from it, the tree is
-    built on first reading (then kept), and a pickled disassembly carries the Plan."""
+    """The compiled disassembler hands out a PackedSeparationTree: the level comes from
+    it, the tree is built on first reading (then kept), and a pickled disassembly carries
+    the PackedSeparationTree."""
     pieces = tunnel(["#######", "#AB.#.#", "#.#...#", "#.#####"])
     result = disassemble(Assembly.of_voxels(pieces))
-    assert isinstance(held_tree(result), Plan)
+    assert isinstance(held_tree(result), PackedSeparationTree)
     level, total = result.level, result.total
     copy = pickle.loads(pickle.dumps(result))
-    assert isinstance(held_tree(copy), Plan) and copy.level == level
+    assert isinstance(held_tree(copy), PackedSeparationTree) and copy.level == level
     tree = result.tree
     assert tree is not None and held_tree(result) is tree and result.tree is tree
     assert (tree.level(), tree.total()) == (level, total) and total == len(result.moves)
@@ -533,13 +534,13 @@ def test_pieces_met_again_are_known_by_identity_or_by_their_voxels() -> None:
     identity of its voxels' tuple (the decoder's pieces recur in every assembly) and
     otherwise by the voxels: the same disassembly from the same objects, from equal
     copies and from a fresh Geometry."""
-    from excover.burr.search import Budget, Disassembler
+    from excover.burr.search import Disassembler, DisassemblyBudget
 
     pieces = tunnel(["#######", "#AB.#.#", "#.#...#", "#.#####"])
     shared = Geometry()
     first = Assembly.of_voxels(pieces)
     runs = [
-        Disassembler(assembly, Budget(), True, geometry).run()
+        Disassembler(assembly, DisassemblyBudget(), True, geometry).run()
         for assembly, geometry in [
             (first, shared),
             (first, shared),
@@ -572,11 +573,11 @@ def test_gaps_are_cutlers_runs_of_empty_voxels() -> None:
 def _tunnel_file(tmp_path: Path) -> Path:
     block, cube = tunnel(["#####", "###A#", "#...#", "#.###"])
     shapes = (
-        Shape.from_voxels(frozenset(block) | frozenset(cube), name="result"),
-        Shape.from_voxels(frozenset(block), name="block"),
-        Shape.from_voxels(frozenset(cube), name="cube"),
+        BurrShape.from_voxels(frozenset(block) | frozenset(cube), name="result"),
+        BurrShape.from_voxels(frozenset(block), name="block"),
+        BurrShape.from_voxels(frozenset(cube), name="cube"),
     )
-    puzzle = Puzzle(shapes, (Problem((BurrPart(1), BurrPart(2)), 0),))
+    puzzle = BurrPuzzle(shapes, (BurrProblem((BurrPart(1), BurrPart(2)), 0),))
     path = tmp_path / "tunnel.xmpuzzle"
     write_xmpuzzle(puzzle, path)
     return path
@@ -634,11 +635,11 @@ def test_a_disassembly_plays_its_moves_from_the_assembled_state() -> None:
 def _prism_tunnel_file(tmp_path: Path) -> Path:
     block, triangle = tunnel(["########", "#A...###", "####..##", "#####...", "########"])
     shapes = (
-        Shape.from_voxels(frozenset(block) | frozenset(triangle), name="result"),
-        Shape.from_voxels(frozenset(block), name="block"),
-        Shape.from_voxels(frozenset(triangle), name="triangle"),
+        BurrShape.from_voxels(frozenset(block) | frozenset(triangle), name="result"),
+        BurrShape.from_voxels(frozenset(block), name="block"),
+        BurrShape.from_voxels(frozenset(triangle), name="triangle"),
     )
-    puzzle = Puzzle(shapes, (Problem((BurrPart(1), BurrPart(2)), 0),), grid=1)
+    puzzle = BurrPuzzle(shapes, (BurrProblem((BurrPart(1), BurrPart(2)), 0),), grid=1)
     path = tmp_path / "prism.xmpuzzle"
     write_xmpuzzle(puzzle, path)
     return path
@@ -681,7 +682,7 @@ def test_a_tampered_separation_is_refused_at_the_step_at_fault(
     tree = solution.separation
     assert tree is not None
 
-    def tampered(states: tuple[tuple[Voxel, ...], ...]) -> Puzzle:
+    def tampered(states: tuple[tuple[Voxel, ...], ...]) -> BurrPuzzle:
         bad = replace(solution, separation=replace(tree, states=states))
         return replace(puzzle, problems=(replace(puzzle.problems[0], stored=(bad,)),))
 
@@ -720,7 +721,7 @@ def test_placements_number_every_rotation_once(grid: int, rotations: int) -> Non
         if grid == 0
         else {(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0), (1, 1, 0), (0, 0, 1)}
     )
-    shape = Shape.from_voxels(frozenset(voxels))
+    shape = BurrShape.from_voxels(frozenset(voxels))
     images = set()
     for t in range(rotations):
         cells = placed(shape, grid, (5, 7, 3, t))

@@ -28,23 +28,23 @@ import pytest
 from excover.burr import Assembly, assemblies, disassemble
 from excover.burr import cli as burr_cli
 from excover.burr._moves import Geometry, Part, Search, held
-from excover.burr.disassembly import Plan, held_tree
+from excover.burr.disassembly import PackedSeparationTree, held_tree
 from excover.burr.pool import disassemble_many
-from excover.burr.search import Budget, OutOfBudget
-from excover.errors import LimitReached
-from excover.formats.burrtools import (
-    Part as BurrPart,
-)
-from excover.formats.burrtools import (
-    Problem,
-    Puzzle,
-    Shape,
+from excover.burr.search import DisassemblyBudget, OutOfBudget
+from excover.burr.xmpuzzle import (
+    BurrProblem,
+    BurrPuzzle,
+    BurrShape,
     format_xmpuzzle,
     read_xmpuzzle,
     write_xmpuzzle,
 )
-from excover.formats.burrtools import files as burr_files
-from excover.formats.burrtools.model import Deferred
+from excover.burr.xmpuzzle import (
+    Part as BurrPart,
+)
+from excover.burr.xmpuzzle import files as burr_files
+from excover.burr.xmpuzzle.model import Deferred
+from excover.errors import LimitReached
 from excover.main import main
 
 Voxel = tuple[int, int, int]
@@ -66,12 +66,14 @@ def _loose_cubes_file(tmp_path: Path, cubes: int = 20) -> Path:
     inner = _room()
     box = _box(inner, (7, 7, 7))
     shapes = (
-        Shape.from_voxels(frozenset(box), frozenset(inner), name="result"),
-        Shape.from_voxels(frozenset(box), name="box"),
-        Shape.from_voxels(frozenset({(0, 0, 0)}), name="cube"),
+        BurrShape.from_voxels(frozenset(box), frozenset(inner), name="result"),
+        BurrShape.from_voxels(frozenset(box), name="box"),
+        BurrShape.from_voxels(frozenset({(0, 0, 0)}), name="cube"),
     )
     path = tmp_path / "loose.xmpuzzle"
-    write_xmpuzzle(Puzzle(shapes, (Problem((BurrPart(1), BurrPart(2, cubes, cubes)), 0),)), path)
+    write_xmpuzzle(
+        BurrPuzzle(shapes, (BurrProblem((BurrPart(1), BurrPart(2, cubes, cubes)), 0),)), path
+    )
     return path
 
 
@@ -88,7 +90,7 @@ def test_the_state_cap_stops_the_search_inside_its_first_step() -> None:
     search stops at the cap, the first configuration still the only one expanded."""
     pieces = [piece.voxels for piece in _loose_cubes().pieces]
     search = Search(Part(Geometry(0), pieces), [(0, 0, 0)] * len(pieces))
-    budget = Budget(None, 50_000)
+    budget = DisassemblyBudget(None, 50_000)
     with pytest.raises(OutOfBudget, match="more than 50,000 states"):
         search.next(budget)
     assert search.expanded == 1 and budget.states == 50_001
@@ -122,11 +124,11 @@ def test_ctrl_c_stops_a_search_inside_its_first_step(tmp_path: Path) -> None:
         import sys
         from itertools import product
         from excover.burr import Assembly
-        from excover.burr.search import Budget, Disassembler
+        from excover.burr.search import Disassembler, DisassemblyBudget
         inner = set(product(range(1, 6), repeat=3))
         box = [v for v in product(range(7), repeat=3) if v not in inner]
         cubes = [[c] for c in sorted(inner)[:20]]
-        budget = Budget(None, 10**9)
+        budget = DisassemblyBudget(None, 10**9)
         print("go", flush=True)
         try:
             Disassembler(Assembly.of_voxels([box, *cubes]), budget).run()
@@ -218,14 +220,14 @@ def _tray_file(tmp_path: Path, width: int, height: int) -> Path:
     inner = {(x, y, 1) for x in range(1, width + 1) for y in range(1, height + 1)}
     tray = _box(inner, (width + 2, height + 2, 2))
     shapes = (
-        Shape.from_voxels(frozenset(tray | inner), name="result"),
-        Shape.from_voxels(frozenset(tray), name="tray"),
-        Shape.from_voxels(frozenset({(0, 0, 0), (1, 0, 0)}), name="domino"),
+        BurrShape.from_voxels(frozenset(tray | inner), name="result"),
+        BurrShape.from_voxels(frozenset(tray), name="tray"),
+        BurrShape.from_voxels(frozenset({(0, 0, 0), (1, 0, 0)}), name="domino"),
     )
     dominoes = width * height // 2
-    problem = Problem((BurrPart(1), BurrPart(2, dominoes, dominoes)), 0)
+    problem = BurrProblem((BurrPart(1), BurrPart(2, dominoes, dominoes)), 0)
     path = tmp_path / f"tray{width}x{height}.xmpuzzle"
-    write_xmpuzzle(Puzzle(shapes, (problem,)), path)
+    write_xmpuzzle(BurrPuzzle(shapes, (problem,)), path)
     return path
 
 
@@ -263,7 +265,7 @@ def test_write_is_compressed_a_solution_at_a_time_and_keeps_no_tree(tmp_path: Pa
     assert out.read_bytes() == gzip.compress(format_xmpuzzle(solved).encode(), mtime=0)
     stored = solved.problems[0].stored
     assert stored and all(isinstance(s.__dict__["_separation"], Deferred) for s in stored)
-    assert all(isinstance(held_tree(r), Plan) for r in results.values())
+    assert all(isinstance(held_tree(r), PackedSeparationTree) for r in results.values())
     again = read_xmpuzzle(out).problems[0].stored
     assert [s.separation for s in again] == [s.separation for s in stored]
     for result in results.values():  # the trees as objects: the same file

@@ -4,7 +4,7 @@ With a shape usable a range of times (``min`` < ``max``), BurrTools' ``assembler
 identifies an assembly with its mirror image only when that image is an assembly of the
 puzzle (its mirror-asymmetric pieces swapped with their mirror partners, each shape used
 at least its ``min`` times): some assemblies do, others not
-(:mod:`excover.formats.burrtools.cover`, :mod:`excover.symmetry.widened`).
+(:mod:`excover.burr.xmpuzzle.cover`, :mod:`excover.symmetry.widened`).
 
 Each puzzle's count of classes is the one ``burrTxt -q`` (BurrTools' solver, built from
 github.com/burr-tools/burr-tools) printed for it, written here, and a brute-force oracle
@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from excover import ExactCover, UsageError
-from excover.formats.burrtools import Part, Problem, Puzzle, Shape, format_xmpuzzle
+from excover.burr.xmpuzzle import BurrProblem, BurrPuzzle, BurrShape, Part, format_xmpuzzle
 
 Voxel = tuple[int, int, int]
 Cells = frozenset[Voxel]
@@ -41,13 +41,15 @@ CORNER = {(0, 0, 0), (1, 0, 0), (0, 1, 0)}
 SQUARE = {(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)}
 
 
-def puzzle(parts: list[tuple[set[Voxel], int, int]], size: tuple[int, int, int]) -> Puzzle:
+def puzzle(parts: list[tuple[set[Voxel], int, int]], size: tuple[int, int, int]) -> BurrPuzzle:
     """A box of ``size`` to fill with the parts, each ``(cells, min, max)``."""
-    shapes = [Shape.from_voxels(cells, name=f"piece {k}") for k, (cells, _, _) in enumerate(parts)]
+    shapes = [
+        BurrShape.from_voxels(cells, name=f"piece {k}") for k, (cells, _, _) in enumerate(parts)
+    ]
     box = {(x, y, z) for x, y, z in itertools.product(*(range(n) for n in size))}
-    shapes.append(Shape.from_voxels(box, name="box"))
-    problem = Problem(tuple(Part(k, lo, hi) for k, (_, lo, hi) in enumerate(parts)), len(parts))
-    return Puzzle(tuple(shapes), (problem,))
+    shapes.append(BurrShape.from_voxels(box, name="box"))
+    problem = BurrProblem(tuple(Part(k, lo, hi) for k, (_, lo, hi) in enumerate(parts)), len(parts))
+    return BurrPuzzle(tuple(shapes), (problem,))
 
 
 #: name, parts, box, the count ``burrTxt -q`` printed, the count under the rotations
@@ -196,7 +198,7 @@ def _mover(rows: tuple[tuple[int, ...], ...], low: list[int]) -> Callable[[Voxel
     return move
 
 
-def oracle_classes(built: Puzzle) -> int:
+def oracle_classes(built: BurrPuzzle) -> int:
     """BurrTools' count of assemblies of a box on the cube grid, by brute force."""
     problem = built.problems[0]
     box = set(built.shapes[problem.result].cells("#"))

@@ -2,7 +2,7 @@
 
 BurrTools keeps, of each class of assemblies, the smallest by its pieces' placements
 (its transformation numbers, then the hotspots' positions), one piece (its symmetry
-breaker) compared first (:mod:`excover.formats.burrtools.breaking`). excover numbers the
+breaker) compared first (:mod:`excover.burr.xmpuzzle.breaking`). excover numbers the
 options of a problem in that order, so that the smallest sorted list of options (with the
 breaker's option first) is BurrTools' assembly, and the disassembler meets the pieces in
 BurrTools' order: where separations tie, the level is then BurrTools'.
@@ -19,9 +19,9 @@ from excover import ExactCover
 from excover.burr import assemblies, disassemble_all
 from excover.burr.assembly import assembly_of
 from excover.burr.sixpiece import NOTCHABLE, SHAPE, notchable_pieces
-from excover.formats.burrtools import Part, Problem, Puzzle, Shape, read_xmpuzzle
-from excover.formats.burrtools.cover import breaker, item_voxels, kind_name
-from excover.formats.burrtools.placements import placement_of
+from excover.burr.xmpuzzle import BurrProblem, BurrPuzzle, BurrShape, Part, read_xmpuzzle
+from excover.burr.xmpuzzle.cover import breaker, item_voxels, kind_name
+from excover.burr.xmpuzzle.placements import placement_of
 from excover.symmetry import Group
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,17 +58,17 @@ def test_breaker_of_the_soma_cube() -> None:
     assert breaker(read_xmpuzzle(ROOT / "examples" / "soma.xmpuzzle"), 0) == 1
 
 
-def six_piece(parts: list[tuple[int, int, int]], holes: bool = True) -> Puzzle:
+def six_piece(parts: list[tuple[int, int, int]], holes: bool = True) -> BurrPuzzle:
     """A six-piece burr of notchable pieces: ``(piece, min, max)`` each, the piece's
     number in :func:`notchable_pieces`."""
     pieces = notchable_pieces()
     shapes = [
-        Shape.from_voxels(pieces[k], name=f"piece {n + 1}") for n, (k, _, _) in enumerate(parts)
+        BurrShape.from_voxels(pieces[k], name=f"piece {n + 1}") for n, (k, _, _) in enumerate(parts)
     ]
     variable = NOTCHABLE if holes else frozenset()
-    shapes.append(Shape.from_voxels(SHAPE - variable, variable, name="burr"))
-    problem = Problem(tuple(Part(n, lo, hi) for n, (_, lo, hi) in enumerate(parts)), len(parts))
-    return Puzzle(tuple(shapes), (problem,))
+    shapes.append(BurrShape.from_voxels(SHAPE - variable, variable, name="burr"))
+    problem = BurrProblem(tuple(Part(n, lo, hi) for n, (_, lo, hi) in enumerate(parts)), len(parts))
+    return BurrPuzzle(tuple(shapes), (problem,))
 
 
 #: Six-piece burrs, each with what ``burrTxt -d`` printed: its counts of assemblies and

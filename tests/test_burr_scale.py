@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from excover.burr import assemblies
 from excover.burr.pool import disassemble_many
 from excover.burr.sixpiece import NOTCHABLE, SHAPE, STICKS, burr_puzzle, notchable_pieces
-from excover.formats.burrtools import write_xmpuzzle
+from excover.burr.xmpuzzle import write_xmpuzzle
 from excover.main import main
 
 Voxel = tuple[int, int, int]
@@ -59,7 +59,7 @@ def test_the_notchable_pieces_are_cutlers_59() -> None:
 
 def test_two_workers_find_what_one_finds(tmp_path: Path) -> None:
     path = _design(tmp_path, SMALL, "small")
-    from excover.formats.burrtools import read_xmpuzzle
+    from excover.burr.xmpuzzle import read_xmpuzzle
 
     found = list(assemblies(read_xmpuzzle(path)))
     assert 20 <= len(found) <= 200
@@ -75,7 +75,7 @@ def test_an_executor_finds_what_one_process_finds(tmp_path: Path) -> None:
     """The tasks go to any concurrent.futures executor (a Dask Client's included, below)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from excover.formats.burrtools import read_xmpuzzle
+    from excover.burr.xmpuzzle import read_xmpuzzle
 
     found = list(assemblies(read_xmpuzzle(_design(tmp_path, SMALL, "small"))))
     alone = dict(disassemble_many(found))
@@ -261,7 +261,7 @@ def test_the_plain_listing_and_the_symmetry_broken_search_give_the_same_assembli
     takes the symmetry-broken search: both give the same assemblies, one per orbit (as
     many as the count up to symmetry), in an order of their own."""
     from excover.burr import assembly
-    from excover.formats.burrtools.design import design
+    from excover.burr.xmpuzzle.from_patterns import design
     from excover.tiling import Pattern3, soma_pieces
 
     if pinned:
@@ -286,8 +286,8 @@ def test_each_assembly_listed_is_the_smallest_member_of_its_orbit() -> None:
     compiled pass) is the smallest of its orbit under every symmetry of the problem, its
     sorted options compared with the option of BurrTools' symmetry breaker first."""
     from excover.burr import assembly
-    from excover.formats.burrtools.cover import breaker, kind_name
-    from excover.formats.burrtools.design import design
+    from excover.burr.xmpuzzle.cover import breaker, kind_name
+    from excover.burr.xmpuzzle.from_patterns import design
     from excover.tiling import Pattern3, soma_pieces
 
     puzzle = design(Pattern3.constant(3, 3, 3, True), soma_pieces())

@@ -22,11 +22,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, ExcoverError, FormatError, UsageError
-from excover.formats.burrtools import (
+from excover.burr.xmpuzzle import (
+    BurrProblem,
+    BurrPuzzle,
+    BurrShape,
     Part,
-    Problem,
-    Puzzle,
-    Shape,
     design,
     files,
     format_xmpuzzle,
@@ -34,8 +34,8 @@ from excover.formats.burrtools import (
     read_xmpuzzle,
     write_xmpuzzle,
 )
-from excover.formats.burrtools._cover import matching, row_table
-from excover.formats.burrtools.cover import item_voxels, result_symmetries
+from excover.burr.xmpuzzle._cover import matching, row_table
+from excover.burr.xmpuzzle.cover import item_voxels, result_symmetries
 from excover.tiling import Pattern, Pattern3, pentominoes, soma_pieces
 
 DATA = Path(__file__).parent / "data" / "burrtools"
@@ -50,7 +50,7 @@ FILES = [BOX, MIRROR, VARIABLE, COLOURS, PRISMS]
 Cells = frozenset[tuple[int, int, int]]
 
 
-def to_exact_cover(puzzle: Puzzle, number: int = 0) -> ExactCover:
+def to_exact_cover(puzzle: BurrPuzzle, number: int = 0) -> ExactCover:
     return ExactCover.from_burrtools(puzzle, number)
 
 
@@ -67,7 +67,7 @@ def cells_of(cover: ExactCover, option: int) -> tuple[str, Cells]:
     return kind, voxels
 
 
-def brute_force_classes(cover: ExactCover, result: Shape, mirrors: bool) -> int:
+def brute_force_classes(cover: ExactCover, result: BurrShape, mirrors: bool) -> int:
     """The number of classes of assemblies under the result's symmetries, found by
     listing every assembly and moving it by every symmetry, geometrically: a mirrored
     piece becomes whichever kind has a placement on the mirrored voxels."""
@@ -311,7 +311,7 @@ def test_colour_file_gives_burrtools_stored_count() -> None:
     result = puzzle.shapes[puzzle.problems[0].result]
     symmetries = result_symmetries(result)
     assert any(g.determinant < 0 for g in symmetries)
-    assert len(symmetries) < len(result_symmetries(Shape(result.size, result.states)))
+    assert len(symmetries) < len(result_symmetries(BurrShape(result.size, result.states)))
     assert cover.symmetries().order == len(symmetries)
     every = cover.count(method="search")
     assert every == cover.count(method="zdd") == cover.count(method="sat")
@@ -347,9 +347,9 @@ def test_option_images_are_found_by_their_items(width: int) -> None:
 
 def test_identical_pieces_are_counted_once() -> None:
     """Two unit cubes filling a 1x2x1 box: one assembly, not two (one per order)."""
-    unit = Shape.from_voxels({(0, 0, 0)})
-    box = Shape.from_voxels({(0, 0, 0), (1, 0, 0)})
-    puzzle = Puzzle((unit, box), (Problem((Part(0, 2, 2),), result=1),))
+    unit = BurrShape.from_voxels({(0, 0, 0)})
+    box = BurrShape.from_voxels({(0, 0, 0), (1, 0, 0)})
+    puzzle = BurrPuzzle((unit, box), (BurrProblem((Part(0, 2, 2),), result=1),))
     cover = to_exact_cover(puzzle)
     assert cover.count() == 1
     assert cover.count(up_to_symmetry=True) == 1
@@ -358,28 +358,30 @@ def test_identical_pieces_are_counted_once() -> None:
 def test_colour_constraints_restrict_placements() -> None:
     """A red-blue domino in a red-blue box: one way when red must go on red and blue
     on blue, two when nothing is constrained; a colourless voxel takes any colour."""
-    domino = Shape((2, 1, 1), "##", (1, 2))
-    box = Shape((2, 1, 1), "##", (1, 2))
+    domino = BurrShape((2, 1, 1), "##", (1, 2))
+    box = BurrShape((2, 1, 1), "##", (1, 2))
     colors = ((255, 0, 0), (0, 0, 255))
-    constrained = Problem((Part(0),), 1, color_pairs=frozenset({(0, 0), (1, 1)}))
-    assert to_exact_cover(Puzzle((domino, box), (constrained,), colors=colors)).count() == 1
-    half = Shape((2, 1, 1), "##", (1, 0))  # blue may not go on red, red on nothing may
-    assert to_exact_cover(Puzzle((domino, half), (constrained,), colors=colors)).count() == 1
-    plain = Shape((2, 1, 1), "##")
-    assert to_exact_cover(Puzzle((domino, plain), (constrained,), colors=colors)).count() == 2
-    blank = Puzzle((Shape((2, 1, 1), "##"), Shape((2, 1, 1), "##")), (Problem((Part(0),), 1),))
+    constrained = BurrProblem((Part(0),), 1, color_pairs=frozenset({(0, 0), (1, 1)}))
+    assert to_exact_cover(BurrPuzzle((domino, box), (constrained,), colors=colors)).count() == 1
+    half = BurrShape((2, 1, 1), "##", (1, 0))  # blue may not go on red, red on nothing may
+    assert to_exact_cover(BurrPuzzle((domino, half), (constrained,), colors=colors)).count() == 1
+    plain = BurrShape((2, 1, 1), "##")
+    assert to_exact_cover(BurrPuzzle((domino, plain), (constrained,), colors=colors)).count() == 2
+    blank = BurrPuzzle(
+        (BurrShape((2, 1, 1), "##"), BurrShape((2, 1, 1), "##")), (BurrProblem((Part(0),), 1),)
+    )
     assert to_exact_cover(blank).count() == 1  # a plain domino's two turns are one
 
 
 def test_max_holes_bounds_the_empty_variable_voxels() -> None:
     """Unit cubes (0 to 3 of them) in a row of three variable voxels: 8 ways to choose
     the filled voxels; at most one hole leaves 4."""
-    unit = Shape.from_voxels({(0, 0, 0)})
-    row = Shape.from_voxels(set(), {(0, 0, 0), (1, 0, 0), (2, 0, 0)})
-    free = Problem((Part(0, 0, 3),), 1)
-    assert to_exact_cover(Puzzle((unit, row), (free,))).count() == 8
-    bounded = Problem((Part(0, 0, 3),), 1, max_holes=1)
-    assert to_exact_cover(Puzzle((unit, row), (bounded,))).count() == 4
+    unit = BurrShape.from_voxels({(0, 0, 0)})
+    row = BurrShape.from_voxels(set(), {(0, 0, 0), (1, 0, 0), (2, 0, 0)})
+    free = BurrProblem((Part(0, 0, 3),), 1)
+    assert to_exact_cover(BurrPuzzle((unit, row), (free,))).count() == 8
+    bounded = BurrProblem((Part(0, 0, 3),), 1, max_holes=1)
+    assert to_exact_cover(BurrPuzzle((unit, row), (bounded,))).count() == 4
 
 
 @pytest.mark.parametrize("holes", [None, 1])
@@ -387,11 +389,11 @@ def test_item_voxels_are_the_voxels_the_items_name(holes: int | None) -> None:
     """item_voxels, which the disassembler reads assemblies back with, gives each item
     of the exact cover problem the voxel its name says (None for the kinds and the
     holes' counter), filled, variable and (with maxHoles) primary variable voxels."""
-    unit = Shape.from_voxels({(0, 0, 0)})
-    bar = Shape.from_voxels({(0, 0, 0), (1, 0, 0)})
-    result = Shape.from_voxels({(0, 0, 0), (0, 1, 0), (1, 1, 0)}, {(2, 0, 0), (2, 1, 1)})
-    problem = Problem((Part(0, 0, 3), Part(1, 0, 1)), 2, max_holes=holes)
-    puzzle = Puzzle((unit, bar, result), (problem,))
+    unit = BurrShape.from_voxels({(0, 0, 0)})
+    bar = BurrShape.from_voxels({(0, 0, 0), (1, 0, 0)})
+    result = BurrShape.from_voxels({(0, 0, 0), (0, 1, 0), (1, 1, 0)}, {(2, 0, 0), (2, 1, 1)})
+    problem = BurrProblem((Part(0, 0, 3), Part(1, 0, 1)), 2, max_holes=holes)
+    puzzle = BurrPuzzle((unit, bar, result), (problem,))
     items = to_exact_cover(puzzle).items
     expected = [voxel(name) if name.count(",") == 2 else None for name in items]
     assert item_voxels(puzzle, 0) == expected
@@ -472,10 +474,10 @@ def test_round_trip_keeps_the_model_and_every_count(path: Path, tmp_path: Path) 
 
 def test_a_design_made_here_is_written_as_burrtools_lays_it_out(tmp_path: Path) -> None:
     """An L tromino and a domino into a 2x2x... box built in excover, written, read back."""
-    tromino = Shape.from_voxels({(0, 0, 0), (1, 0, 0), (0, 1, 0)}, name="L")
-    domino = Shape.from_voxels({(0, 0, 0), (1, 0, 0)}, name="I")
-    box = Shape.from_voxels({(x, y, 0) for x in range(2) for y in range(2)}, {(2, 0, 0)})
-    puzzle = Puzzle((tromino, domino, box), (Problem((Part(0), Part(1)), result=2),))
+    tromino = BurrShape.from_voxels({(0, 0, 0), (1, 0, 0), (0, 1, 0)}, name="L")
+    domino = BurrShape.from_voxels({(0, 0, 0), (1, 0, 0)}, name="I")
+    box = BurrShape.from_voxels({(x, y, 0) for x in range(2) for y in range(2)}, {(2, 0, 0)})
+    puzzle = BurrPuzzle((tromino, domino, box), (BurrProblem((Part(0), Part(1)), result=2),))
     text = format_xmpuzzle(puzzle)
     assert '<voxel x="2" y="2" z="1" name="L" type="0">###_</voxel>' in text
     assert '<shape id="0" count="1"/>' in text and '<result id="2"/>' in text
@@ -580,7 +582,7 @@ def test_a_group_grown_one_generator_at_a_time_is_the_group_of_them_all(
     symmetries of a result are chosen, one generator at a time) finds the same
     elements as from the identity, and the closure of the generators under products
     (checked by multiplying every pair)."""
-    from excover.formats.burrtools.cover import group_elements
+    from excover.burr.xmpuzzle.cover import group_elements
 
     size = data.draw(st.integers(1, 6))
     generators = [

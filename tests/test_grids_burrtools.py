@@ -16,18 +16,18 @@ import numpy as np
 import pytest
 
 from excover import ExactCover
-from excover.formats.burrtools import (
+from excover.burr.xmpuzzle import (
+    BurrProblem,
+    BurrPuzzle,
+    BurrShape,
     Part,
-    Problem,
-    Puzzle,
-    Shape,
     cover,
     parse_xmpuzzle,
     read_xmpuzzle,
     write_xmpuzzle,
 )
-from excover.formats.burrtools.cover import result_symmetries
-from excover.formats.burrtools.lattice import GRIDS
+from excover.burr.xmpuzzle.cover import result_symmetries
+from excover.burr.xmpuzzle.lattice import GRIDS
 from excover.tiling import (
     PrismPattern,
     RhombicPattern,
@@ -39,22 +39,24 @@ from excover.tiling import (
 )
 from excover.tiling.catalog import polyforms
 
-V = Shape.from_voxels
+V = BurrShape.from_voxels
 
 
 def rd(centres: list[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
     return {c for centre in centres for c in rhombic_dodecahedron(centre)}
 
 
-def spheres() -> Puzzle:
+def spheres() -> BurrPuzzle:
     """The tetrahedron of 10 spheres from 5 pairs."""
     tetra = {(0, 0, 0), (1, 1, 0), (1, 0, 1), (0, 1, 1), (2, 2, 0), (2, 0, 2), (0, 2, 2)}
     tetra |= {(2, 1, 1), (1, 2, 1), (1, 1, 2)}
     pair = V({(0, 0, 0), (1, 1, 0)}, name="pair")
-    return Puzzle((pair, V(tetra, name="tetrahedron")), (Problem((Part(0, 5, 5),), 1),), grid=2)
+    return BurrPuzzle(
+        (pair, V(tetra, name="tetrahedron")), (BurrProblem((Part(0, 5, 5),), 1),), grid=2
+    )
 
 
-def prisms() -> Puzzle:
+def prisms() -> BurrPuzzle:
     """A parallelogram of 6 triangles, 2 layers high, from flat and tall rhombs."""
     board = {
         (x, y, z) for z in range(2) for x, y in [(0, 0), (1, 0), (2, 0), (1, 1), (2, 1), (3, 1)]
@@ -62,17 +64,17 @@ def prisms() -> Puzzle:
     flat = V({(0, 0, 0), (1, 0, 0)}, name="rhomb")
     tall = V({(0, 0, 0), (0, 0, 1)}, name="tall")
     parts = (Part(0, 0, 6), Part(1, 0, 6))
-    return Puzzle((flat, tall, V(board, name="board")), (Problem(parts, 2),), grid=1)
+    return BurrPuzzle((flat, tall, V(board, name="board")), (BurrProblem(parts, 2),), grid=1)
 
 
-def rhombic() -> Puzzle:
+def rhombic() -> BurrPuzzle:
     """Four mutually touching rhombic dodecahedra from two pairs."""
     four = rd([(1, 1, 1), (2, 2, 1), (2, 1, 2), (1, 2, 2)])
     two = V(rd([(1, 1, 1), (2, 2, 1)]), name="two")
-    return Puzzle((two, V(four, name="four")), (Problem((Part(0, 2, 2),), 1),), grid=3)
+    return BurrPuzzle((two, V(four, name="four")), (BurrProblem((Part(0, 2, 2),), 1),), grid=3)
 
 
-def tetra_octa() -> Puzzle:
+def tetra_octa() -> BurrPuzzle:
     """An octahedron and the 8 regular tetrahedra on its faces, from the two dimers."""
     corners = {(x, y, z) for x in (2, 3) for y in (2, 3) for z in (2, 3)}
     regular = {(3 * (x // 3) + 1, 3 * (y // 3) + 1, 3 * (z // 3) + 1) for x, y, z in corners}
@@ -82,7 +84,7 @@ def tetra_octa() -> Puzzle:
     ]
     parts = tuple(Part(k, 0, 8) for k in range(len(dimers)))
     star = V(corners | regular, name="star")
-    return Puzzle((*dimers, star), (Problem(parts, len(dimers)),), grid=4)
+    return BurrPuzzle((*dimers, star), (BurrProblem(parts, len(dimers)),), grid=4)
 
 
 #: Each design with burrTxt's count of its assemblies.
@@ -177,8 +179,8 @@ def test_the_compiled_images_and_self_maps_match_numpy(grid: int) -> None:
     sorted, labels carried) and the compiled symmetries of a shape are numpy's, on
     every grid whose transformations move each voxel on its own (not the sphere
     grid's: it has numpy's alone); the identity comes first."""
-    from excover.formats.burrtools import cover
-    from excover.formats.burrtools._cover import normal_images, self_maps
+    from excover.burr.xmpuzzle import cover
+    from excover.burr.xmpuzzle._cover import normal_images, self_maps
 
     lattice = GRIDS[grid]
     assert lattice.transformations[0].is_identity()
@@ -215,17 +217,17 @@ def test_the_compiled_images_and_self_maps_match_numpy(grid: int) -> None:
     assert counts[0] > 1  # the unlabelled block has symmetries to compare
 
 
-def coloured() -> Puzzle:
+def coloured() -> BurrPuzzle:
     """A red-blue domino and a blue-red one in a chequered box of 2 by 2, red on red
     and blue on blue (a colourless voxel of the box takes either)."""
-    one = Shape((2, 1, 1), "##", (1, 2), name="red-blue")
-    two = Shape((2, 1, 1), "##", (2, 1), name="blue-red")
-    box = Shape((2, 2, 1), "####", (1, 2, 0, 1), name="box")
-    problem = Problem((Part(0), Part(1)), 2, color_pairs=frozenset({(0, 0), (1, 1)}))
-    return Puzzle((one, two, box), (problem,), colors=((255, 0, 0), (0, 0, 255)))
+    one = BurrShape((2, 1, 1), "##", (1, 2), name="red-blue")
+    two = BurrShape((2, 1, 1), "##", (2, 1), name="blue-red")
+    box = BurrShape((2, 2, 1), "####", (1, 2, 0, 1), name="box")
+    problem = BurrProblem((Part(0), Part(1)), 2, color_pairs=frozenset({(0, 0), (1, 1)}))
+    return BurrPuzzle((one, two, box), (problem,), colors=((255, 0, 0), (0, 0, 255)))
 
 
-def placements_one_by_one(puzzle: Puzzle) -> list[list[list[int]]]:
+def placements_one_by_one(puzzle: BurrPuzzle) -> list[list[list[int]]]:
     """Each part's placements (the flat index of each voxel, as ``_Board`` numbers
     them), found one orientation and one translation at a time: every translation of
     the grid in a box around the result, in order (x slowest), kept when each voxel

@@ -5,11 +5,12 @@ at module level, inside functions (a lazy import made for start-up speed is stil
 dependency) and under ``if TYPE_CHECKING:`` (a type named is a type depended on: a
 module that names the types of the layer above it cannot be read without that layer).
 
-Two rules follow. Between packages (``excover.X``, for each top package or top module)
-the graph has no circle and every edge goes down the layers of :data:`LAYERS`, or stays
-within one layer. Between the modules of one package the run-time graph has no circle
-either (there a module may name, under ``TYPE_CHECKING``, the type of a sibling that
-imports it: one package is read as one unit).
+Two rules follow. Between packages (``excover.X``, for each top package or top module,
+and each subpackage of :data:`SUBPACKAGES`, a node of its own) the graph has no circle
+and every edge goes down the layers of :data:`LAYERS`, or stays within one layer.
+Between the modules of one package the run-time graph has no circle either (there a
+module may name, under ``TYPE_CHECKING``, the type of a sibling that imports it: one
+package is read as one unit).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("names", "numbers", "statistics", "errors", "deadlines", "lazy", "atomic", "display"),
     ("documents",),
     ("entries", "permutations", "problem"),
-    ("formats", "preprocess"),
+    ("formats", "burr.xmpuzzle", "preprocess"),
     ("engines", "zdd", "sat"),
     ("counting",),
     ("parallel",),
@@ -45,6 +46,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tiling", "lang", "puzzles", "nonogram", "studio", "sequences", "burr"),
     ("excover", "main", "__main__"),
 )
+
+#: Subpackages that are nodes of their own, on a layer below their package's: BurrTools'
+#: file model (``burr.xmpuzzle``: reading and writing ``.xmpuzzle`` files, their lattices
+#: and their exact cover problems) lives in burr's home, with the rest of BurrTools, but
+#: is a file format that the model's front door (``ExactCover.from_burrtools``), the
+#: command line and tiling's grids read, so it imports nothing of burr outside itself.
+SUBPACKAGES = ("burr.xmpuzzle",)
 
 
 def module_name(path: Path) -> str:
@@ -127,8 +135,13 @@ def imports(
 
 
 def top(name: str) -> str:
-    """The package-level node of a module: ``excover.zdd.dxz`` -> ``zdd``."""
+    """The package-level node of a module: ``excover.zdd.dxz`` -> ``zdd``; a module of
+    one of :data:`SUBPACKAGES` is that subpackage's (``excover.burr.xmpuzzle.files`` ->
+    ``burr.xmpuzzle``)."""
     parts = name.split(".")
+    for subpackage in SUBPACKAGES:
+        if name == f"excover.{subpackage}" or name.startswith(f"excover.{subpackage}."):
+            return subpackage
     return parts[1] if len(parts) > 1 else parts[0]
 
 
@@ -215,6 +228,21 @@ def test_imports_go_down_the_layers() -> None:
         if _layer(target) > _layer(package)
     ]
     assert not upward, "\n".join(upward)
+
+
+@pytest.mark.parametrize("subpackage", SUBPACKAGES)
+def test_a_subpackage_node_runs_no_parent_above_it(subpackage: str) -> None:
+    """Importing ``excover.burr.xmpuzzle`` runs ``excover/burr/__init__.py`` first: that
+    ``__init__`` imports, when it runs, nothing above the subpackage's layer (burr's
+    loads its public names lazily)."""
+    graph = module_graph(typing_too=False)
+    parent = f"excover.{subpackage.rsplit('.', 1)[0]}"
+    above = [
+        f"{parent} imports {target} (line {line})"
+        for target, line in graph[parent].items()
+        if top(target) != subpackage and _layer(top(target)) > _layer(subpackage)
+    ]
+    assert not above, "\n".join(above)
 
 
 def _packages() -> list[str]:

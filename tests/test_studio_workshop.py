@@ -36,7 +36,7 @@ from test_studio_workshop_save import (
 )
 
 from excover import ExactCover
-from excover.formats.burrtools import parse_xmpuzzle, write_xmpuzzle
+from excover.burr.xmpuzzle import parse_xmpuzzle, write_xmpuzzle
 
 
 def pelikan_burr() -> bytes | None:

@@ -32,7 +32,7 @@ from test_studio_xmpuzzle import assembled, entries, opened
 
 from excover import ExactCover
 from excover.burr.check import check_solution
-from excover.formats.burrtools import parse_xmpuzzle
+from excover.burr.xmpuzzle import parse_xmpuzzle
 from excover.studio.app import create_app
 from excover.studio.workshop import edited_puzzle
 

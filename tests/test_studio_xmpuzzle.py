@@ -31,7 +31,7 @@ from starlette.testclient import TestClient
 from test_studio_api import ADDRESS, PORT, TOKEN, events
 from test_studio_disassembly import played
 
-from excover.formats.burrtools import Part, Problem, Puzzle, Shape, format_xmpuzzle
+from excover.burr.xmpuzzle import BurrProblem, BurrPuzzle, BurrShape, Part, format_xmpuzzle
 from excover.studio.app import MAX_BODY, create_app
 from excover.studio.burrtools import MAX_PUZZLE_BYTES, file_name, is_puzzle
 
@@ -192,8 +192,8 @@ def test_the_stored_solution_plays_with_its_level_and_moves(
     client: TestClient, design_file: Path
 ) -> None:
     from excover.burr import Assembly, disassemble
-    from excover.formats.burrtools import parse_xmpuzzle
-    from excover.formats.burrtools.placements import placed
+    from excover.burr.xmpuzzle import parse_xmpuzzle
+    from excover.burr.xmpuzzle.placements import placed
 
     data = design_file.read_bytes()
     puzzle = opened(client, data, design_file.name)
@@ -265,12 +265,12 @@ def pentacubes_in_a_box() -> bytes:
     from excover.tiling import pentominoes
 
     shapes = [
-        Shape.from_voxels({(int(x), int(y), 0) for x, y in piece.coords().tolist()}, name=name)
+        BurrShape.from_voxels({(int(x), int(y), 0) for x, y in piece.coords().tolist()}, name=name)
         for name, piece in pentominoes().items()
     ]
-    box = Shape.from_voxels({(x, y, z) for x in range(5) for y in range(4) for z in range(3)})
-    problem = Problem(tuple(Part(k) for k in range(12)), 12, "3x4x5")
-    return format_xmpuzzle(Puzzle((*shapes, box), (problem,))).encode()
+    box = BurrShape.from_voxels({(x, y, z) for x in range(5) for y in range(4) for z in range(3)})
+    problem = BurrProblem(tuple(Part(k) for k in range(12)), 12, "3x4x5")
+    return format_xmpuzzle(BurrPuzzle((*shapes, box), (problem,))).encode()
 
 
 def test_an_assemble_run_stops_at_its_time_limit_and_is_cancelled_at_once(
@@ -310,7 +310,7 @@ def test_the_pentacubes_fill_the_box_in_3940_ways(client: TestClient) -> None:
 def test_a_prism_puzzle_is_played_and_a_sphere_puzzle_listed(client: TestClient) -> None:
     import numpy as np
 
-    from excover.formats.burrtools.lattice import GRIDS
+    from excover.burr.xmpuzzle.lattice import GRIDS
 
     prisms = opened(client, (DATA / "prisms.xmpuzzle").read_bytes())
     found, key = assembled(client, prisms["id"])
@@ -320,9 +320,9 @@ def test_a_prism_puzzle_is_played_and_a_sphere_puzzle_listed(client: TestClient)
     spheres = GRIDS[2]
     spots = np.array([(x, y, 0) for x in range(4) for y in range(2)])
     balls = [(int(x), int(y), int(z)) for x, y, z in spots[spheres.is_cell(spots)]]
-    ball = Shape.from_voxels({balls[0]}, name="ball")
-    row = Shape.from_voxels(set(balls[:3]), name="row")
-    file = Puzzle((ball, row), (Problem((Part(0, 3, 3),), 1, "three balls"),), grid=2)
+    ball = BurrShape.from_voxels({balls[0]}, name="ball")
+    row = BurrShape.from_voxels(set(balls[:3]), name="row")
+    file = BurrPuzzle((ball, row), (BurrProblem((Part(0, 3, 3),), 1, "three balls"),), grid=2)
     puzzle = opened(client, format_xmpuzzle(file).encode())
     assert not puzzle["playable"] and puzzle["grid_name"] == "spheres"
     result = assembled(client, puzzle["id"])[0][-1]

@@ -22,7 +22,7 @@ import pytest
 from test_grids_burrtools import DESIGNS
 from test_tiling_grids import rhombic_solids, tetra_octa_solids
 
-from excover.formats.burrtools import write_xmpuzzle
+from excover.burr.xmpuzzle import write_xmpuzzle
 from excover.main import main
 from excover.tiling import (
     CUBE,

@@ -730,7 +730,7 @@ class Widening(NamedTuple):
     solutions outside ``problem`` and the orbits of the larger group on those inside:
     a BurrTools puzzle whose pieces may be used a range of times identifies an assembly
     with its mirror image only when that image is an assembly too
-    (:mod:`excover.formats.burrtools.cover`)."""
+    (:mod:`excover.burr.xmpuzzle.cover`)."""
 
     problem: Problem
     options: Sequence[int]

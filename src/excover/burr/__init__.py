@@ -21,14 +21,14 @@ from excover.lazy import lazy_dir, lazy_getattr
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from excover.burr.api import disassemble, disassemble_all
-    from excover.burr.assembly import Assembly, Piece, assemblies
+    from excover.burr.assembly import AssembledPiece, Assembly, assemblies
     from excover.burr.disassembly import Disassembly, Move, Separation, Status
 
 __all__ = [
+    "AssembledPiece",
     "Assembly",
     "Disassembly",
     "Move",
-    "Piece",
     "Separation",
     "Status",
     "assemblies",
@@ -40,7 +40,7 @@ __all__ = [
 #: the ``excover`` command's parser (which imports :mod:`excover.burr.cli`) does not load
 #: the compiled search and numpy.
 _LAZY = {
-    "excover.burr.assembly": ["Assembly", "Piece", "assemblies"],
+    "excover.burr.assembly": ["AssembledPiece", "Assembly", "assemblies"],
     "excover.burr.disassembly": ["Disassembly", "Move", "Separation", "Status"],
     "excover.burr.api": ["disassemble", "disassemble_all"],
 }

@@ -14,7 +14,7 @@ _Vector = tuple[int, int, int]
 _Voxels = TypeVar("_Voxels", bound=Sequence[_Vector])
 
 class _Budget(Protocol):
-    """The limits of a run (:class:`excover.burr.search.Budget`): read when it starts,
+    """The limits of a run (:class:`excover.burr.search.DisassemblyBudget`): read when it starts,
     told of the configurations found (``spend`` raises past a limit)."""
 
     @property

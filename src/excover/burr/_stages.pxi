@@ -14,7 +14,7 @@
 # words, each separation in pre-order: its pieces, its number of moves, whether it has a
 # left and a removed subtree (bits 0 and 1), then its moves (the pieces that move, the
 # direction, the distance plus one, 0 taking them out), then its left subtree, then its
-# removed one. excover.burr.disassembly.Plan reads it; the moves are told as the
+# removed one. excover.burr.disassembly.PackedSeparationTree reads it; the moves are told as the
 # Python disassembler told them (the smaller side moves; the lighter side when the
 # pieces have weights).
 

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from excover.burr._moves import AXES, Geometry
 from excover.burr.assembly import Assembly, assemblies
 from excover.burr.disassembly import Disassembly
-from excover.burr.search import Budget, Disassembler, Runner, default_memory
-from excover.formats.burrtools import Puzzle
+from excover.burr.search import BatchDisassembler, Disassembler, DisassemblyBudget, default_memory
+from excover.burr.xmpuzzle import BurrPuzzle
 
 __all__ = ["disassemble", "disassemble_all"]
 
@@ -38,12 +38,12 @@ def disassemble(
     """
     deadline = None if timeout is None else time.monotonic() + timeout
     bound = default_memory() if max_memory is None else max_memory
-    budget = Budget(deadline, max_states, max_memory=bound)
+    budget = DisassemblyBudget(deadline, max_states, max_memory=bound)
     return Disassembler(assembly, budget, complete, min_total=min_total).run()
 
 
 def disassemble_all(
-    puzzle: Puzzle,
+    puzzle: BurrPuzzle,
     problem: int = 0,
     *,
     complete: bool = True,
@@ -64,9 +64,13 @@ def disassemble_all(
     """
     bound = default_memory() if max_memory is None else max_memory
     # off the grids it knows, a Disassembler says why not at the first assembly
-    runner = Runner(Geometry(puzzle.grid), complete, min_total) if puzzle.grid in AXES else None
+    runner = (
+        BatchDisassembler(Geometry(puzzle.grid), complete, min_total)
+        if puzzle.grid in AXES
+        else None
+    )
     for assembly in assemblies(puzzle, problem, deadline):
-        budget = Budget(deadline, max_states, max_memory=bound)
+        budget = DisassemblyBudget(deadline, max_states, max_memory=bound)
         if runner is None:
             result = Disassembler(assembly, budget, complete, None, min_total).run()
         else:

@@ -5,7 +5,7 @@ where the assembly puts them, the piece's shape (its number in the puzzle, for n
 groups) and its weight. Pieces are numbered as BurrTools numbers them: the problem's
 shapes in their order, the copies of one shape one after another, ordered by their
 placements as BurrTools orders them (the order of their options in the exact cover
-problem: :mod:`excover.formats.burrtools.breaking`), unplaced copies of a ranged shape
+problem: :mod:`excover.burr.xmpuzzle.breaking`), unplaced copies of a ranged shape
 left out.
 
 :func:`assemblies` finds the assemblies the way ``excover count FILE.xmpuzzle
@@ -27,16 +27,16 @@ import numpy as np
 import numpy.typing as npt
 
 from excover.burr import _orbits
+from excover.burr.xmpuzzle import BurrPuzzle
+from excover.burr.xmpuzzle.cover import breaker, group_elements, item_voxels, kind_name
 from excover.engines import Search
 from excover.errors import LimitReached, UsageError
-from excover.formats.burrtools import Puzzle
-from excover.formats.burrtools.cover import breaker, group_elements, item_voxels, kind_name
 from excover.permutations import Automorphism
 from excover.solving import ExactCover
 from excover.solving.registry import SCOUT_NODES
 from excover.symmetry.widened import InsideRows
 
-__all__ = ["PLAIN_NODES", "Assembly", "Piece", "assemblies", "assembly_of", "cover_of"]
+__all__ = ["PLAIN_NODES", "AssembledPiece", "Assembly", "assemblies", "assembly_of", "cover_of"]
 
 #: The most search nodes a plain search may take to list every solution of a problem
 #: (a piece pinned) before its symmetry-broken search is run instead: the bound of a
@@ -50,7 +50,7 @@ Voxel = tuple[int, int, int]
 
 
 @dataclass(frozen=True)
-class Piece:
+class AssembledPiece:
     """One piece of an assembly: the shape it is a copy of (its number in the puzzle),
     the problem's part it belongs to (its index in the problem's ``<shapes>``), its
     weight and its filled voxels in the assembled position."""
@@ -70,7 +70,7 @@ class Assembly:
     ``grid`` is BurrTools' grid number (0 cubes, 1 triangular prisms), which gives the
     directions of the moves."""
 
-    pieces: tuple[Piece, ...]
+    pieces: tuple[AssembledPiece, ...]
     groups: tuple[tuple[tuple[int, int], ...], ...] = ()
     options: tuple[int, ...] = ()
     grid: int = 0
@@ -78,7 +78,7 @@ class Assembly:
     @classmethod
     def made(
         cls,
-        pieces: tuple[Piece, ...],
+        pieces: tuple[AssembledPiece, ...],
         groups: tuple[tuple[tuple[int, int], ...], ...],
         options: tuple[int, ...],
         grid: int,
@@ -96,14 +96,14 @@ class Assembly:
         designs made in Python and for tests), on BurrTools' grid ``grid``."""
         return cls(
             tuple(
-                Piece(k, k, 1, tuple(sorted(tuple(int(c) for c in v) for v in voxels)))  # type: ignore[misc]
+                AssembledPiece(k, k, 1, tuple(sorted(tuple(int(c) for c in v) for v in voxels)))  # type: ignore[misc]
                 for k, voxels in enumerate(pieces)
             ),
             grid=grid,
         )
 
 
-def cover_of(puzzle: Puzzle, problem: int) -> ExactCover:
+def cover_of(puzzle: BurrPuzzle, problem: int) -> ExactCover:
     """The exact cover problem of ``problem`` whose solutions are the assemblies."""
     return ExactCover.from_burrtools(puzzle, problem)
 
@@ -113,7 +113,7 @@ class _Decoder:
     option's piece made once: an option places one piece (its kind's item and the voxels
     it covers) or a hole (a problem with maxHoles: no piece)."""
 
-    def __init__(self, puzzle: Puzzle, problem: int, cover: ExactCover) -> None:
+    def __init__(self, puzzle: BurrPuzzle, problem: int, cover: ExactCover) -> None:
         self.puzzle = puzzle
         self.spec = spec = puzzle.problems[problem]
         self.cover = cover
@@ -124,7 +124,7 @@ class _Decoder:
         self.kind: list[int | None] = [kinds.get(name) for name in cover.items]
         data = cover.engine_input()
         self.starts, self.items = data.option_start, data.node_item
-        self.pieces: dict[int, tuple[int, Piece] | None] = {}
+        self.pieces: dict[int, tuple[int, AssembledPiece] | None] = {}
         #: The voxel each item names, None for the kinds' items and the holes'.
         self.voxel_of = item_voxels(puzzle, problem)
         self.groups = tuple(part.groups for part in spec.parts)
@@ -132,7 +132,7 @@ class _Decoder:
         #: Whether some option met so far places a hole (no piece).
         self.holes = False
 
-    def piece(self, option: int) -> tuple[int, Piece] | None:
+    def piece(self, option: int) -> tuple[int, AssembledPiece] | None:
         """The piece ``option`` places, after the number that orders the pieces of an
         assembly (the option's own: its part, then its placement in BurrTools' order),
         None for a hole."""
@@ -146,7 +146,7 @@ class _Decoder:
                 of = self.voxel_of
                 voxels = tuple(sorted([v for i in items if (v := of[i]) is not None]))
                 shape = self.spec.parts[part].shape
-                piece = Piece(shape, part, self.puzzle.shapes[shape].weight, voxels)
+                piece = AssembledPiece(shape, part, self.puzzle.shapes[shape].weight, voxels)
                 self.pieces[option] = (option, piece)
         return self.pieces[option]
 
@@ -159,7 +159,7 @@ class _Decoder:
             placed = [self.piece(option) for option in options]
         if self.holes and None in placed:
             placed = [found for found in placed if found is not None]
-        pieces = cast("list[tuple[int, Piece]]", placed)
+        pieces = cast("list[tuple[int, AssembledPiece]]", placed)
         pieces.sort()  # by the numbers, which differ
         return Assembly.made(
             tuple([piece for _, piece in pieces]),
@@ -184,7 +184,7 @@ class _Decoder:
             if (found := self.piece(option)) is not None
         ]
         made.sort(key=lambda known: known[0][0])  # options tied never meet in a solution
-        piece_of: list[Piece | None] = [None] * n_options
+        piece_of: list[AssembledPiece | None] = [None] * n_options
         rank = np.full(n_options, -1, dtype=np.int64)  # -1: a hole, no piece
         for place, ((_, piece), option) in enumerate(made):
             piece_of[option] = piece
@@ -196,20 +196,20 @@ class _Decoder:
 
 
 def assembly_of(
-    puzzle: Puzzle, problem: int, cover: ExactCover, options: Sequence[int]
+    puzzle: BurrPuzzle, problem: int, cover: ExactCover, options: Sequence[int]
 ) -> Assembly:
     """The assembly of one solution (``options``) of ``cover`` (made by :func:`cover_of`)."""
     return _Decoder(puzzle, problem, cover).assembly(sorted(options))
 
 
 def assemblies(
-    puzzle: Puzzle, problem: int = 0, deadline: float | None = None
+    puzzle: BurrPuzzle, problem: int = 0, deadline: float | None = None
 ) -> Iterator[Assembly]:
     """Every assembly of problem ``problem`` of the puzzle, one per class under the
     result's symmetries, the one BurrTools keeps (docs/burr.md, "Which assembly of a
     symmetry class"): the member of the class whose sorted list of options is the
     smallest, the option of the piece BurrTools compares first (its symmetry breaker,
-    :func:`~excover.formats.burrtools.cover.breaker`) before the others. When only some
+    :func:`~excover.burr.xmpuzzle.cover.breaker`) before the others. When only some
     assemblies have mirror images (a :class:`~excover.problem.Widening` of the
     rotations), the classes of the others (under the rotations), then theirs (under
     the whole group).
@@ -244,7 +244,7 @@ def assemblies(
     yield from _members(inside, decoder, None, np.asarray(widening.options), deadline=deadline)
 
 
-def _first_options(puzzle: Puzzle, problem: int, cover: ExactCover) -> tuple[int, int] | None:
+def _first_options(puzzle: BurrPuzzle, problem: int, cover: ExactCover) -> tuple[int, int] | None:
     """The options (``first:last``, the options of one kind are consecutive) of the
     piece BurrTools compares first, or None."""
     part = breaker(puzzle, problem)

@@ -1,6 +1,6 @@
 """Checking a separation stored in an ``.xmpuzzle`` file (by BurrTools or by excover).
 
-Each stored solution places its pieces (:mod:`excover.formats.burrtools.placements`)
+Each stored solution places its pieces (:mod:`excover.burr.xmpuzzle.placements`)
 and its ``<separation>`` gives the position of every piece in every state. The check
 plays the states voxel by voxel, knowing nothing of the disassembler's tables:
 
@@ -33,11 +33,11 @@ from itertools import pairwise
 
 from excover.burr.disassembly import DIRECTIONS, Move, Separation
 from excover.burr.grouping import Groups
+from excover.burr.xmpuzzle import BurrPuzzle
+from excover.burr.xmpuzzle.lattice import GRIDS
+from excover.burr.xmpuzzle.model import Solution, StoredSeparation, Voxel
+from excover.burr.xmpuzzle.placements import placed
 from excover.errors import UsageError
-from excover.formats.burrtools import Puzzle
-from excover.formats.burrtools.lattice import GRIDS
-from excover.formats.burrtools.model import Solution, StoredSeparation, Voxel
-from excover.formats.burrtools.placements import placed
 
 __all__ = ["Checked", "check_solution", "check_stored", "sweep"]
 
@@ -86,7 +86,7 @@ def _shifted(voxels: Sequence[Voxel], t: Voxel) -> list[Voxel]:
 
 
 class _Checker:
-    def __init__(self, puzzle: Puzzle, problem: int, solution: Solution) -> None:
+    def __init__(self, puzzle: BurrPuzzle, problem: int, solution: Solution) -> None:
         if puzzle.grid not in DIRECTIONS:
             raise UsageError(f"{puzzle.source}: separations on {puzzle.grid_name} are not checked")
         self.grid = puzzle.grid
@@ -219,7 +219,7 @@ class _Checker:
         )
 
 
-def check_solution(puzzle: Puzzle, problem: int, number: int) -> Checked:
+def check_solution(puzzle: BurrPuzzle, problem: int, number: int) -> Checked:
     """Check the separation of stored solution ``number`` of ``problem``."""
     solution = puzzle.problems[problem].stored[number]
     if solution.separation is None:
@@ -232,7 +232,7 @@ def check_solution(puzzle: Puzzle, problem: int, number: int) -> Checked:
     return Checked(number, solution.line, tree)
 
 
-def check_stored(puzzle: Puzzle, problem: int = 0) -> list[Checked]:
+def check_stored(puzzle: BurrPuzzle, problem: int = 0) -> list[Checked]:
     """Check every separation stored with ``problem`` (solutions without one are left
     out)."""
     if not 0 <= problem < len(puzzle.problems):

@@ -29,7 +29,7 @@ from typing import Any
 
 from excover.atomic import write_whole
 from excover.burr.assembly import Assembly
-from excover.burr.disassembly import Disassembly, Move, Plan, Separation, held_tree
+from excover.burr.disassembly import Disassembly, Move, PackedSeparationTree, Separation, held_tree
 from excover.errors import UsageError
 from excover.parallel.checkpoint import checksum
 from excover.parallel.sharing import set_aside
@@ -75,7 +75,7 @@ def encode(result: Disassembly) -> dict[str, Any]:
     tree read into objects for the file, not kept by the disassembly, which a run keeps
     until it prints)."""
     tree = held_tree(result)
-    if isinstance(tree, Plan):
+    if isinstance(tree, PackedSeparationTree):
         tree = tree.separation(tuple((0, 0, 0) for _ in result.assembly.pieces))
     return {
         "options": list(result.assembly.options),

@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 
     from excover.burr import Assembly, Disassembly, Separation
     from excover.burr.checkpoint import RunCheckpoint
+    from excover.burr.xmpuzzle import BurrPuzzle
     from excover.cli.options import RunOptions
-    from excover.formats.burrtools import Puzzle
 
 __all__ = ["add_disassemble_command"]
 
@@ -193,8 +193,8 @@ def add_disassemble_command(commands: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from excover.burr.xmpuzzle import parse_xmpuzzle
     from excover.cli.options import RunOptions
-    from excover.formats.burrtools import parse_xmpuzzle
 
     source = "<stdin>" if args.file == "-" else args.file
     data = common.read_input(args.file, binary=True)
@@ -304,7 +304,7 @@ def _disassemble(
     run: RunOptions,
     number: int,
     data: bytes,
-    puzzle: Puzzle,
+    puzzle: BurrPuzzle,
     claims: contextlib.ExitStack,
 ) -> tuple[_Tally, str | None]:
     """The assemblies of problem ``number`` taken apart, listed and disassembled as they
@@ -432,7 +432,7 @@ def _write(
     args: argparse.Namespace,
     run: RunOptions,
     number: int,
-    puzzle: Puzzle,
+    puzzle: BurrPuzzle,
     tally: _Tally,
     complete: bool,
 ) -> str | None:
@@ -441,7 +441,7 @@ def _write(
     writing (``"timeout"``: the deadline, with :data:`WRITE_GRACE` more for a run it
     stopped; ``"interrupt"``), the file then left as it was."""
     from excover.burr.stored import solved_puzzle
-    from excover.formats.burrtools import write_xmpuzzle
+    from excover.burr.xmpuzzle import write_xmpuzzle
 
     keep = KEEP if args.keep is None else args.keep
     solved = solved_puzzle(puzzle, number, tally.kept, tally.done, complete, keep)
@@ -466,7 +466,7 @@ def _write(
     return None
 
 
-def _check(args: argparse.Namespace, source: str, puzzle: Puzzle) -> int:
+def _check(args: argparse.Namespace, source: str, puzzle: BurrPuzzle) -> int:
     from excover.burr.check import check_stored
 
     numbers = range(len(puzzle.problems)) if args.problem is None else [args.problem]

@@ -39,7 +39,7 @@ from excover.errors import ExcoverError
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
-    from excover.formats.burrtools import Puzzle, Shape
+    from excover.burr.xmpuzzle import BurrPuzzle, BurrShape
 
 __all__ = [
     "BurrCatalog",
@@ -86,17 +86,17 @@ class BurrCatalog:
         return tuple(len(shape) for shape in self.shapes)
 
     @cached_property
-    def puzzle_shapes(self) -> tuple[Shape, ...]:
+    def puzzle_shapes(self) -> tuple[BurrShape, ...]:
         """The pieces as BurrTools shapes (named ``piece 12`` for a catalog's number, a
         file's by their own names), then the result (named ``burr``): made once, for
         the puzzle of every design."""
-        from excover.formats.burrtools import Shape
+        from excover.burr.xmpuzzle import BurrShape
 
         pieces = tuple(
-            Shape.from_voxels(voxels, name=f"piece {label}" if label.isdigit() else label)
+            BurrShape.from_voxels(voxels, name=f"piece {label}" if label.isdigit() else label)
             for label, voxels in zip(self.labels, self.shapes, strict=True)
         )
-        return (*pieces, Shape.from_voxels(self.filled, self.optional, name="burr"))
+        return (*pieces, BurrShape.from_voxels(self.filled, self.optional, name="burr"))
 
 
 # ----- forms under rotation -----
@@ -274,11 +274,11 @@ def _path(source: str, folder: Path | None) -> Path:
     return path.resolve()
 
 
-def _read_puzzle(path: Path) -> Puzzle:
+def _read_puzzle(path: Path) -> BurrPuzzle:
     """A BurrTools file on the cube grid, without colours (the search does not keep
     BurrTools' colour constraints)."""
-    from excover.formats.burrtools import read_xmpuzzle
-    from excover.formats.burrtools.model import CUBE_GRID
+    from excover.burr.xmpuzzle import read_xmpuzzle
+    from excover.burr.xmpuzzle.model import CUBE_GRID
 
     try:
         puzzle = read_xmpuzzle(path)

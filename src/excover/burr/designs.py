@@ -48,6 +48,7 @@ from excover.burr.design_catalog import (
     split_spec,
 )
 from excover.burr.sixpiece import LENGTHS
+from excover.burr.xmpuzzle import BurrProblem, BurrPuzzle, Part
 from excover.deadlines import check
 from excover.design import (
     Declaration,
@@ -60,7 +61,6 @@ from excover.design import (
     Score,
     Table,
 )
-from excover.formats.burrtools import Part, Problem, Puzzle
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ _LENGTH = 8
 CUBE_MM = 10.0
 
 
-def design_puzzle(pieces: Sequence[int], name: str = "burr", holes: bool = True) -> Puzzle:
+def design_puzzle(pieces: Sequence[int], name: str = "burr", holes: bool = True) -> BurrPuzzle:
     """The puzzle of one design of notchable pieces: exactly its pieces (their numbers in
     :func:`~excover.burr.sixpiece.notchable_pieces`' order, from 0; a number twice: two
     copies), named ``piece N`` with N from 1, in the six-piece burr of 8-long sticks, its
@@ -91,7 +91,7 @@ def design_puzzle(pieces: Sequence[int], name: str = "burr", holes: bool = True)
     return _puzzle(catalog, pieces, name)
 
 
-def _puzzle(catalog: BurrCatalog, pieces: Sequence[int], name: str) -> Puzzle:
+def _puzzle(catalog: BurrCatalog, pieces: Sequence[int], name: str) -> BurrPuzzle:
     """Exactly ``pieces`` (catalog indices, a number twice: two copies) in the result."""
     kinds = sorted(Counter(pieces).items())
     made = catalog.puzzle_shapes
@@ -99,7 +99,7 @@ def _puzzle(catalog: BurrCatalog, pieces: Sequence[int], name: str) -> Puzzle:
     result = made[-1]
     shapes.append(result if result.name == name else replace(result, name=name))
     parts = tuple(Part(i, count, count) for i, (_, count) in enumerate(kinds))
-    return Puzzle(tuple(shapes), (Problem(parts, len(kinds)),))
+    return BurrPuzzle(tuple(shapes), (BurrProblem(parts, len(kinds)),))
 
 
 def level_score(result: Disassembly) -> tuple[int, ...]:
@@ -307,7 +307,7 @@ class BurrDesigns(DesignSpace):
         for index, chosen in self.multisets.between(start, stop):
             yield index, self._design(index, chosen)
 
-    def puzzle(self, design: Design) -> Puzzle:
+    def puzzle(self, design: Design) -> BurrPuzzle:
         """The puzzle of ``design``: exactly its pieces in the result."""
         return _puzzle(self.catalog, design.parts, "burr")
 
@@ -398,7 +398,7 @@ class BurrDesigns(DesignSpace):
         ``stl``: its pieces to print, side by side in a row one cube apart, each a closed
         body of 10 mm cubes (:func:`excover.tiling.mesh.cells_mesh`)."""
         from excover.burr.stored import solved_puzzle
-        from excover.formats.burrtools import write_xmpuzzle
+        from excover.burr.xmpuzzle import write_xmpuzzle
 
         if form == "stl":
             self._write_stl(design, path)

@@ -9,7 +9,7 @@ BurrTools' notation: the moves of a separation, then (after a dot) the level of 
 ``left`` part, then that of its ``removed`` part, a part whose separations each take one
 move being left out (``98.2.4.2``).
 
-The compiled disassembler hands its tree out as a :class:`Plan`, a buffer of numbers
+The compiled disassembler hands its tree out as a :class:`PackedSeparationTree`, a buffer of numbers
 that gives the level, the total and BurrTools' sort key at once; a :class:`Disassembly`
 holds it and makes it into :class:`Separation` and :class:`Move` objects only when its
 ``tree``, ``moves`` or ``states`` are asked for (most assemblies of a family are only
@@ -29,7 +29,7 @@ __all__ = [
     "DIRECTION_NAMES",
     "Disassembly",
     "Move",
-    "Plan",
+    "PackedSeparationTree",
     "Separation",
     "Status",
     "held_tree",
@@ -179,7 +179,7 @@ def _pieces(mask: int) -> tuple[int, ...]:
     return tuple(k for k in range(mask.bit_length()) if mask >> k & 1)
 
 
-class Plan:
+class PackedSeparationTree:
     """A separation tree as the compiled disassembler hands it out (``words``: 64-bit
     numbers in native order; each separation in pre-order: its pieces as a set, its
     number of moves, whether it has a left and a removed subtree as bits 0 and 1, then
@@ -193,8 +193,8 @@ class Plan:
         self.grid = grid
         self._counts: Counts | None = None
 
-    def __reduce__(self) -> tuple[type[Plan], tuple[bytes, int]]:
-        return Plan, (self.words, self.grid)
+    def __reduce__(self) -> tuple[type[PackedSeparationTree], tuple[bytes, int]]:
+        return PackedSeparationTree, (self.words, self.grid)
 
     def counts(self) -> Counts:
         """The moves of each separation, as :meth:`Separation.counts` gives them."""
@@ -208,9 +208,9 @@ class Plan:
         at += 3 + 3 * count
         left = removed = None
         if flags & 1:
-            left, at = Plan._read_counts(words, at)
+            left, at = PackedSeparationTree._read_counts(words, at)
         if flags & 2:
-            removed, at = Plan._read_counts(words, at)
+            removed, at = PackedSeparationTree._read_counts(words, at)
         return (count, left, removed), at
 
     def level(self) -> str:
@@ -265,8 +265,9 @@ def _play(where: dict[int, Vector], move: Move) -> None:
 
 
 class _Tree:
-    """The ``tree`` field of a :class:`Disassembly`: given a :class:`Plan`, it keeps it
-    and makes it into :class:`Separation` objects when first read."""
+    """The ``tree`` field of a :class:`Disassembly`: given a
+    :class:`PackedSeparationTree`, it keeps it and makes it into :class:`Separation`
+    objects when first read."""
 
     @overload
     def __get__(self, owner: None, kind: type | None = None) -> None: ...
@@ -275,20 +276,20 @@ class _Tree:
     def __get__(self, owner: Disassembly | None, kind: type | None = None) -> Separation | None:
         if owner is None:
             return None  # the field's default
-        held: Separation | Plan | None = owner.__dict__["tree"]
-        if isinstance(held, Plan):
+        held: Separation | PackedSeparationTree | None = owner.__dict__["tree"]
+        if isinstance(held, PackedSeparationTree):
             held = held.separation(tuple((0, 0, 0) for _ in owner.assembly.pieces))
             owner.__dict__["tree"] = held
         return held
 
-    def __set__(self, owner: Disassembly, value: Separation | Plan | None) -> None:
+    def __set__(self, owner: Disassembly, value: Separation | PackedSeparationTree | None) -> None:
         owner.__dict__["tree"] = value
 
 
-def held_tree(result: Disassembly) -> Separation | Plan | None:
-    """The tree of ``result`` as it holds it: a :class:`Plan` until it is read (to send
-    between processes without making the objects)."""
-    held: Separation | Plan | None = result.__dict__["tree"]
+def held_tree(result: Disassembly) -> Separation | PackedSeparationTree | None:
+    """The tree of ``result`` as it holds it: a :class:`PackedSeparationTree` until it is
+    read (to send between processes without making the objects)."""
+    held: Separation | PackedSeparationTree | None = result.__dict__["tree"]
     return held
 
 
@@ -320,7 +321,7 @@ class Disassembly:
         cls,
         assembly: Assembly,
         status: Status,
-        tree: Separation | Plan | None,
+        tree: Separation | PackedSeparationTree | None,
         beyond_greedy: bool,
         states_explored: int,
     ) -> Disassembly:

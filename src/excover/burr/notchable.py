@@ -12,8 +12,8 @@ The burr's shape has 24 symmetries (12 rotations, and a reflection each: the sha
 not symmetric under a swap of two axes), and the 59 pieces are closed under reflection,
 so an assembly and its images under all 24 are the same puzzle: one *class*. A class is
 stood for by its smallest member, the six mask indices compared stick by stick
-(:class:`Catalog` numbers the masks of each stick in increasing order), and the classes
-are enumerated *by their first stick*: :meth:`Catalog.representatives` gives those whose
+(:class:`NotchableCatalog` numbers the masks of each stick in increasing order), and the classes
+are enumerated *by their first stick*: :meth:`NotchableCatalog.representatives` gives those whose
 stick 0 holds a given mask, so that a survey is 114 independent chunks (a ledger line
 each, a worker each). By Burnside's lemma there are 11,937,779 classes
 (:func:`burnside_count`, the same figure by the fixed points of each symmetry).
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from excover.burr.disassembly import Separation
 
 __all__ = [
-    "Catalog",
+    "NotchableCatalog",
     "StickPiece",
     "UnitSurvey",
     "assembly_count",
@@ -109,7 +109,7 @@ class StickPiece:
 
 
 @dataclass(frozen=True, eq=False)
-class Catalog:
+class NotchableCatalog:
     """The masks each stick takes, and how the burr's symmetries act on them.
 
     ``masks[s]``: stick ``s``'s masks in increasing order (uint32); ``pieces[s][i]``:
@@ -211,7 +211,7 @@ class Catalog:
 
 
 @cache
-def _pieces(cat: Catalog) -> list[list[StickPiece]]:
+def _pieces(cat: NotchableCatalog) -> list[list[StickPiece]]:
     """Every mask of every stick as a piece (made once: a survey builds millions of
     assemblies from them)."""
     made = []
@@ -239,7 +239,7 @@ def _extend(
 
 
 @cache
-def catalog(family: tuple[int, ...] | None = None) -> Catalog:
+def catalog(family: tuple[int, ...] | None = None) -> NotchableCatalog:
     """The masks of the six sticks and the action of the burr's 24 symmetries on them:
     of all 59 notchable pieces, or of the pieces ``family`` (their numbers in
     :func:`~excover.burr.sixpiece.notchable_pieces`' order, from 0), which must hold
@@ -296,14 +296,16 @@ def catalog(family: tuple[int, ...] | None = None) -> Catalog:
             continue
         image = mask_image[symmetries.index(reflection)][0][int(held[0])]
         mirrors.append(int(numbers[0][image]))
-    return Catalog(masks, numbers, tuple(mirrors), stick_image, mask_image)
+    return NotchableCatalog(masks, numbers, tuple(mirrors), stick_image, mask_image)
 
 
-def burnside_count(assemblies: int, cat: Catalog | None = None, solid: bool = False) -> int:
+def burnside_count(
+    assemblies: int, cat: NotchableCatalog | None = None, solid: bool = False
+) -> int:
     """The number of classes by Burnside's lemma, given the number of ``assemblies``
     (the assemblies the identity leaves as they are; a survey's chunks sum them): the
     assemblies each other symmetry leaves as they are, added, over the order of the
-    group. A check on :meth:`Catalog.chunk`'s classes, by another route; a sum that is
+    group. A check on :meth:`NotchableCatalog.chunk`'s classes, by another route; a sum that is
     not a multiple of the order is a DesignError. With ``solid``, the classes of the
     solid burrs (every notchable voxel filled), given their number of assemblies."""
     cat = catalog() if cat is None else cat
@@ -313,7 +315,7 @@ def burnside_count(assemblies: int, cat: Catalog | None = None, solid: bool = Fa
     return total // cat.symmetries
 
 
-def _fixed(cat: Catalog, g: int, solid: bool = False) -> int:
+def _fixed(cat: NotchableCatalog, g: int, solid: bool = False) -> int:
     """The assemblies symmetry ``g`` leaves as they are: along each cycle of sticks
     under ``g``, the mask of the cycle's first stick decides the others."""
     image, seen, unions = cat.stick_image[g], set(), []
@@ -346,7 +348,7 @@ def _fixed(cat: Catalog, g: int, solid: bool = False) -> int:
     return counts.get(SOLID, 0) if solid else sum(counts.values())
 
 
-def assembly_count(cat: Catalog | None = None, solid: bool = False) -> int:
+def assembly_count(cat: NotchableCatalog | None = None, solid: bool = False) -> int:
     """The number of assemblies (every member of every class), found without listing
     them: the unions of the notchable voxels of sticks 0-2 and of sticks 3-5, each with
     the number of ways to fill them, are joined where disjoint. Only the voxels both
@@ -380,7 +382,7 @@ def assembly_count(cat: Catalog | None = None, solid: bool = False) -> int:
     return sum(ways * int(sums[full ^ squeezed(union)]) for union, ways in halves[0].items())
 
 
-def _unions(cat: Catalog, sticks: tuple[int, ...]) -> dict[int, int]:
+def _unions(cat: NotchableCatalog, sticks: tuple[int, ...]) -> dict[int, int]:
     """The unions of disjoint masks, one a stick of ``sticks``, with their numbers."""
     counts = {0: 1}
     for s in sticks:
@@ -423,16 +425,16 @@ def survey_unit(
     max_states: int = 2_000_000,
     keep_level: int = 4,
     keep_total: int = 16,
-    cat: Catalog | None = None,
+    cat: NotchableCatalog | None = None,
 ) -> UnitSurvey:
-    """Take apart every class of the unit ``(first, second)`` (:meth:`Catalog.units`)
+    """Take apart every class of the unit ``(first, second)`` (:meth:`NotchableCatalog.units`)
     as BurrTools does (the first separation of each part, its level strings), each
     within ``max_states`` configurations, and keep as candidates the solutions whose
     level begins with ``keep_level`` moves or more, or that take ``keep_total`` moves or
     more in all."""
     from excover.burr._moves import Batch, Geometry
-    from excover.burr.disassembly import Plan
-    from excover.burr.search import Budget, OutOfBudget
+    from excover.burr.disassembly import PackedSeparationTree
+    from excover.burr.search import DisassemblyBudget, OutOfBudget
 
     cat = catalog() if cat is None else cat
     started = time.process_time()
@@ -447,7 +449,7 @@ def survey_unit(
     levels: dict[str, int] = {}
     for k, row in enumerate(rows):
         try:
-            result = batch.run(cat.assembly(row), None, Budget(None, max_states))
+            result = batch.run(cat.assembly(row), None, DisassemblyBudget(None, max_states))
         except OutOfBudget:
             found.unknown += 1
             continue
@@ -459,7 +461,7 @@ def survey_unit(
             found.partial += 1
             continue
         found.solutions += 1
-        plan = Plan(words, 0)
+        plan = PackedSeparationTree(words, 0)
         level = plan.level()
         levels[level] = levels.get(level, 0) + 1
         found.holes[int(holes[k])] = found.holes.get(int(holes[k]), 0) + 1
@@ -483,7 +485,7 @@ def first_piece_moves(separation: Separation) -> int:
     return moves + min(first_piece_moves(part) for part in parts)
 
 
-def cutler_level(row: np.ndarray, cat: Catalog | None = None) -> int | None:
+def cutler_level(row: np.ndarray, cat: NotchableCatalog | None = None) -> int | None:
     """Cutler's level (:func:`first_piece_moves`) of the class ``row`` taken apart as
     BurrTools does, None when it does not come apart."""
     from excover.burr.api import disassemble

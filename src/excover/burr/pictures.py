@@ -7,7 +7,7 @@ assembled state, then the state after each move, as :attr:`Disassembly.states
 status, the level and the number of moves, each picture captioned with the move that led
 to it. It is what a ``Disassembly`` shows in Jupyter (``_repr_html_``). On the
 triangular-prism grid the voxels are turned into the prism grid's cells
-(:func:`~excover.formats.burrtools.lattice.prism_strips`). A set taken out flies off
+(:func:`~excover.burr.xmpuzzle.lattice.prism_strips`). A set taken out flies off
 beyond the assembly's box, so the later pictures are drawn smaller, to the same size.
 """
 

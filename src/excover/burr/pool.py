@@ -34,8 +34,14 @@ from typing import NamedTuple
 
 from excover.burr._moves import AXES, Geometry
 from excover.burr.assembly import Assembly
-from excover.burr.disassembly import Disassembly, Plan, Separation, Status, held_tree
-from excover.burr.search import Budget, Disassembler, Runner, default_memory
+from excover.burr.disassembly import (
+    Disassembly,
+    PackedSeparationTree,
+    Separation,
+    Status,
+    held_tree,
+)
+from excover.burr.search import BatchDisassembler, Disassembler, DisassemblyBudget, default_memory
 
 __all__ = ["TICK", "Settings", "disassemble_many"]
 
@@ -55,10 +61,10 @@ Settings = tuple[bool, int | None, bool]
 class _Found(NamedTuple):
     """A disassembly as a worker sends it back: without its assembly, which the
     process that asked has (the fields of :class:`Disassembly` after it, in order; the
-    tree as the disassembly holds it, a compact :class:`Plan` until read)."""
+    tree as the disassembly holds it, a compact :class:`PackedSeparationTree` until read)."""
 
     status: Status
-    tree: Separation | Plan | None
+    tree: Separation | PackedSeparationTree | None
     beyond_greedy: bool
     states_explored: int
     reason: str
@@ -79,11 +85,13 @@ def _one(
     """One assembly taken apart (``deadline``: a ``time.monotonic()`` value;
     ``max_memory``: the bytes its tables may hold, 0 for no bound)."""
     complete, max_states, min_total = settings
-    budget = Budget(deadline, max_states, max_memory=max_memory)
+    budget = DisassemblyBudget(deadline, max_states, max_memory=max_memory)
     if assembly.grid not in AXES:  # Disassembler says why not
         return Disassembler(assembly, budget, complete, None, min_total).run()
     key = (assembly.grid, complete, min_total)
-    runners: dict[tuple[int, bool, bool], Runner] | None = getattr(_RUNNERS, "kept", None)
+    runners: dict[tuple[int, bool, bool], BatchDisassembler] | None = getattr(
+        _RUNNERS, "kept", None
+    )
     if runners is None:
         runners = _RUNNERS.kept = {}
     runner = runners.get(key)
@@ -91,7 +99,7 @@ def _one(
         geometry = _GEOMETRIES.get(assembly.grid)
         if geometry is None:
             geometry = _GEOMETRIES[assembly.grid] = Geometry(assembly.grid)
-        runner = runners[key] = Runner(geometry, complete, min_total)
+        runner = runners[key] = BatchDisassembler(geometry, complete, min_total)
     return runner.run(assembly, budget)
 
 

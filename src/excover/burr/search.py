@@ -14,7 +14,7 @@ both parts are taken apart on their own from there).
 then the pieces taken out, as BurrTools does), in compiled code
 (:class:`excover.burr._moves.Stages`, run by :func:`excover.burr._moves.staged` from the
 assembly's pieces: one call an assembly), which keeps the tree as arrays: the
-:class:`Disassembly` makes it into objects only when asked. :class:`Runner` takes the
+:class:`Disassembly` makes it into objects only when asked. :class:`BatchDisassembler` takes the
 assemblies of a problem one after another on one :class:`excover.burr._moves.Batch` (one
 part and one stage-by-stage search, their buffers kept), most of them without a
 :class:`Disassembler`. BurrTools stops at the first separation
@@ -55,16 +55,23 @@ from functools import cache, cached_property, lru_cache
 
 from excover.burr._moves import AXES, Batch, Geometry, Part, Search, Stages, staged
 from excover.burr.assembly import Assembly
-from excover.burr.disassembly import Disassembly, Move, Plan, Separation, _pieces, _play
+from excover.burr.disassembly import (
+    Disassembly,
+    Move,
+    PackedSeparationTree,
+    Separation,
+    _pieces,
+    _play,
+)
 from excover.burr.grouping import Groups
 from excover.errors import ExcoverError, MemoryBoundError, UsageError
 
 __all__ = [
     "OUT_OF_TIME",
-    "Budget",
+    "BatchDisassembler",
     "Disassembler",
+    "DisassemblyBudget",
     "OutOfBudget",
-    "Runner",
     "default_memory",
     "out_of_memory",
     "stop_of",
@@ -119,7 +126,7 @@ def stop_of(reason: str) -> str | None:
 
 
 @dataclass
-class Budget:
+class DisassemblyBudget:
     """The limits of one assembly's disassembly: a ``time.monotonic()`` deadline, a
     cap on the configurations explored (either None: none) and a bound on the bytes
     the search's tables hold in the process (``max_memory``; 0 or None: none). The
@@ -191,7 +198,7 @@ class Disassembler:
     def __init__(
         self,
         assembly: Assembly,
-        budget: Budget,
+        budget: DisassemblyBudget,
         complete: bool = True,
         geometry: Geometry | None = None,
         min_total: bool = False,
@@ -242,7 +249,7 @@ class Disassembler:
             if pieces and not pieces[0].voxels:
                 raise UsageError("a piece of the assembly has no voxels")
             return Disassembly(self.assembly, "stuck", reason="a single piece")
-        tree: Separation | Plan | None
+        tree: Separation | PackedSeparationTree | None
         try:
             if self.min_total:
                 tree, grouped = self._least_of()
@@ -275,9 +282,13 @@ class Disassembler:
             words, beyond, masks = found
             if not masks:
                 return Disassembly.made(
-                    self.assembly, "solved", Plan(words, self.assembly.grid), beyond, explored
+                    self.assembly,
+                    "solved",
+                    PackedSeparationTree(words, self.assembly.grid),
+                    beyond,
+                    explored,
                 )
-            tree = Plan(words, self.assembly.grid)
+            tree = PackedSeparationTree(words, self.assembly.grid)
             grouped = tuple(_pieces(mask) for mask in masks)
         if tree is None:
             return Disassembly(self.assembly, "stuck", states_explored=explored)
@@ -354,7 +365,7 @@ class Disassembler:
             self.memo[key] = None
             return None
         words, masks = staged
-        tree = Plan(words, self.assembly.grid).separation(start)
+        tree = PackedSeparationTree(words, self.assembly.grid).separation(start)
         outcome = _Outcome(tree, False, tuple(_pieces(mask) for mask in masks))
         best = tree.total()
         search = Search(self.whole, start, True, pieces)
@@ -401,7 +412,7 @@ class Disassembler:
         )
 
 
-class Runner:
+class BatchDisassembler:
     """Takes the assemblies of one problem apart one after another, as
     :class:`Disassembler` does each, sharing the movement tables (``geometry``) and
     the compiled search's buffers (:class:`excover.burr._moves.Batch`) between them.
@@ -420,7 +431,7 @@ class Runner:
         self._groups: tuple[tuple[tuple[int, int], ...], ...] | None = None
         self._grouped = False
 
-    def run(self, assembly: Assembly, budget: Budget) -> Disassembly:
+    def run(self, assembly: Assembly, budget: DisassemblyBudget) -> Disassembly:
         """The disassembly of ``assembly`` within ``budget`` (as :meth:`Disassembler.run`
         gives it)."""
         if assembly.groups is not self._groups:
@@ -446,5 +457,5 @@ class Runner:
             return Disassembly(assembly, "stuck", states_explored=budget.states)
         words, beyond, _ = found
         return Disassembly.made(
-            assembly, "solved", Plan(words, assembly.grid), beyond, budget.states
+            assembly, "solved", PackedSeparationTree(words, assembly.grid), beyond, budget.states
         )

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import product
 
-from excover.formats.burrtools import Part, Problem, Puzzle, Shape
+from excover.burr.xmpuzzle import BurrProblem, BurrPuzzle, BurrShape, Part
 
 __all__ = [
     "LENGTHS",
@@ -158,11 +158,13 @@ def at_length(voxels: frozenset[Voxel], length: int) -> frozenset[Voxel]:
     )
 
 
-def burr_puzzle(pieces: Sequence[frozenset[Voxel]], copies: int = 6, holes: bool = True) -> Puzzle:
+def burr_puzzle(
+    pieces: Sequence[frozenset[Voxel]], copies: int = 6, holes: bool = True
+) -> BurrPuzzle:
     """A puzzle of one problem: the six-piece burr made of ``pieces``, each used up to
     ``copies`` times; with ``holes`` the notchable voxels may stay empty."""
-    shapes = [Shape.from_voxels(piece, name=f"piece {k + 1}") for k, piece in enumerate(pieces)]
+    shapes = [BurrShape.from_voxels(piece, name=f"piece {k + 1}") for k, piece in enumerate(pieces)]
     variable = NOTCHABLE if holes else frozenset()
-    shapes.append(Shape.from_voxels(SHAPE - variable, variable, name="burr"))
+    shapes.append(BurrShape.from_voxels(SHAPE - variable, variable, name="burr"))
     parts = tuple(Part(k, 0, copies) for k in range(len(pieces)))
-    return Puzzle(tuple(shapes), (Problem(parts, len(pieces)),))
+    return BurrPuzzle(tuple(shapes), (BurrProblem(parts, len(pieces)),))

@@ -3,14 +3,14 @@ an ``.xmpuzzle`` file that BurrTools opens and animates.
 
 A stored solution numbers the pieces as BurrTools does (every copy of a ranged shape
 counted, placed or not), gives each placed piece a placement (its hotspot's position and
-BurrTools' transformation number: :mod:`excover.formats.burrtools.placements`) and, for
+BurrTools' transformation number: :mod:`excover.burr.xmpuzzle.placements`) and, for
 each separation, the pieces of the part and every state: the position of each piece's
 hotspot, the start first, one state a move, the pieces taken out by the last move put
-:data:`~excover.formats.burrtools.model.REMOVED` units away along it; then the
+:data:`~excover.burr.xmpuzzle.model.REMOVED` units away along it; then the
 separations of the part removed and of the part left.
 
 Each stored separation is made when the file is written (a
-:class:`~excover.formats.burrtools.model.Deferred` one, made from the disassembly's
+:class:`~excover.burr.xmpuzzle.model.Deferred` one, made from the disassembly's
 compact tree and not kept), so that a file of many solutions is formatted one solution
 at a time. As BurrTools does (its "Limit" of solutions kept, 100 by default, the
 hardest kept), :func:`solved_puzzle` may store only the ``keep`` hardest solutions,
@@ -24,10 +24,16 @@ from dataclasses import replace
 from functools import partial
 
 from excover.burr.assembly import Assembly
-from excover.burr.disassembly import DIRECTIONS, Disassembly, Plan, Separation, _pieces, held_tree
-from excover.errors import UsageError
-from excover.formats.burrtools import Puzzle
-from excover.formats.burrtools.model import (
+from excover.burr.disassembly import (
+    DIRECTIONS,
+    Disassembly,
+    PackedSeparationTree,
+    Separation,
+    _pieces,
+    held_tree,
+)
+from excover.burr.xmpuzzle import BurrPuzzle
+from excover.burr.xmpuzzle.model import (
     REMOVED,
     Deferred,
     Placement,
@@ -35,13 +41,14 @@ from excover.formats.burrtools.model import (
     StoredSeparation,
     Voxel,
 )
-from excover.formats.burrtools.placements import placement_of
+from excover.burr.xmpuzzle.placements import placement_of
+from excover.errors import UsageError
 
 __all__ = ["placements", "solved_puzzle", "stored_solution"]
 
 
 def placements(
-    puzzle: Puzzle, problem: int, assembly: Assembly
+    puzzle: BurrPuzzle, problem: int, assembly: Assembly
 ) -> tuple[list[int], tuple[Placement | None, ...]]:
     """BurrTools' number of each piece of ``assembly``, and the placement of every piece
     of the problem (None for the copies left out), in BurrTools' numbering."""
@@ -98,12 +105,14 @@ def _taken_out(
 
 
 def _made(
-    tree: Separation | Plan, numbers: Sequence[int], origin: Sequence[Placement | None]
+    tree: Separation | PackedSeparationTree,
+    numbers: Sequence[int],
+    origin: Sequence[Placement | None],
 ) -> StoredSeparation:
     """:func:`_separation` of a disassembly's tree as it holds it: a compact
-    :class:`Plan` is read word by word (no :class:`Separation` or move objects made,
+    :class:`PackedSeparationTree` is read word by word (no :class:`Separation` or move objects made,
     nothing kept in the disassembly)."""
-    if not isinstance(tree, Plan):
+    if not isinstance(tree, PackedSeparationTree):
         return _separation(tree, numbers, origin)
     words = memoryview(tree.words).cast("Q")
     vectors = DIRECTIONS[tree.grid]
@@ -141,7 +150,7 @@ def _made(
 
 
 def stored_solution(
-    puzzle: Puzzle,
+    puzzle: BurrPuzzle,
     problem: int,
     result: Disassembly,
     assembly_number: int | None = None,
@@ -149,7 +158,7 @@ def stored_solution(
 ) -> Solution:
     """The solution ``result`` (an assembly of ``problem`` that comes apart) as
     BurrTools stores it, its separation made when it is first read (and kept by the
-    solution then: :func:`excover.formats.burrtools.write_xmpuzzle` reads it without
+    solution then: :func:`excover.burr.xmpuzzle.write_xmpuzzle` reads it without
     keeping it)."""
     tree = held_tree(result)
     if tree is None:
@@ -160,13 +169,13 @@ def stored_solution(
 
 
 def solved_puzzle(
-    puzzle: Puzzle,
+    puzzle: BurrPuzzle,
     problem: int,
     results: Mapping[int, Disassembly],
     assemblies: int,
     complete: bool = True,
     keep: int = 0,
-) -> Puzzle:
+) -> BurrPuzzle:
     """The puzzle with problem ``problem`` solved: its ``assemblies`` and solutions
     counted, the solutions (those of ``results``, disassemblies by the index of their
     assembly, that come apart) sorted by level as BurrTools sorts them and stored with

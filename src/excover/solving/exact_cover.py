@@ -26,8 +26,8 @@ from excover.solving import orchestrate, registry
 from excover.solving.request import api_request
 
 if TYPE_CHECKING:
+    from excover.burr.xmpuzzle import BurrPuzzle
     from excover.engines import Search
-    from excover.formats.burrtools import Puzzle
     from excover.parallel import Estimate, Subproblem
     from excover.permutations import Generator
     from excover.sat import CNF
@@ -63,11 +63,11 @@ class ExactCover(Problem):
         return parse_dlx(text, source, cls)
 
     @classmethod
-    def from_burrtools(cls, puzzle: Puzzle, problem: int = 0) -> Self:
+    def from_burrtools(cls, puzzle: BurrPuzzle, problem: int = 0) -> Self:
         """Problem number ``problem`` (from 0) of a BurrTools puzzle (read by
-        :func:`excover.formats.burrtools.read_xmpuzzle`), with the symmetries BurrTools
-        counts assemblies under declared (see :mod:`excover.formats.burrtools.cover`)."""
-        from excover.formats.burrtools.cover import to_exact_cover
+        :func:`excover.burr.xmpuzzle.read_xmpuzzle`), with the symmetries BurrTools
+        counts assemblies under declared (see :mod:`excover.burr.xmpuzzle.cover`)."""
+        from excover.burr.xmpuzzle.cover import to_exact_cover
 
         return to_exact_cover(puzzle, problem, cls)
 

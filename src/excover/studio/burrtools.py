@@ -7,7 +7,7 @@ never by its name. Everything a user's file asks for happens in a child process
 the studio's other imports, runs and disassemblies:
 
 - **reading** (:func:`open_puzzle`): the file parsed by
-  :func:`excover.formats.burrtools.parse_xmpuzzle` (gzip-compressed or plain XML, a
+  :func:`excover.burr.xmpuzzle.parse_xmpuzzle` (gzip-compressed or plain XML, a
   ``FormatError`` naming the file and the line) and described for the page
   (:func:`summary`): its grid, its shapes drawn layer by layer (filled ``*``, variable
   ``+``: a voxel of the result that may stay empty), its problems with their pieces
@@ -50,7 +50,7 @@ from excover.studio.runs import Settings
 
 if TYPE_CHECKING:
     from excover.burr import Assembly, Disassembly, Separation
-    from excover.formats.burrtools import Puzzle, Shape
+    from excover.burr.xmpuzzle import BurrPuzzle, BurrShape
 
 __all__ = [
     "ASSEMBLE_TASK",
@@ -126,7 +126,7 @@ def file_name(name: str | None, default: str = "upload.xmpuzzle") -> str:
 # ----------------------------------------------------------------- reading and showing
 
 
-def _drawing(shape: Shape) -> tuple[list[list[str]], tuple[int, int, int]] | None:
+def _drawing(shape: BurrShape) -> tuple[list[list[str]], tuple[int, int, int]] | None:
     """The shape's voxels in the smallest box that holds them, as layers (bottom first)
     of rows (the largest ``y`` first) of ``*`` (filled), ``+`` (variable) and ``.``
     (empty), and the box's size; None when it has no voxel."""
@@ -142,7 +142,7 @@ def _drawing(shape: Shape) -> tuple[list[list[str]], tuple[int, int, int]] | Non
     return [["".join(row) for row in layer] for layer in grid], (sx, sy, sz)
 
 
-def _shape_json(shape: Shape, number: int, budget: list[int]) -> Event:
+def _shape_json(shape: BurrShape, number: int, budget: list[int]) -> Event:
     """What the page shows of shape ``number``: its name, its voxels counted, and its
     drawing while ``budget`` (voxels left to draw, a one-element list) allows."""
     filled = shape.states.count("#")
@@ -176,7 +176,7 @@ def _shape_json(shape: Shape, number: int, budget: list[int]) -> Event:
     return found
 
 
-def piece_names(puzzle: Puzzle, problem: int) -> list[str]:
+def piece_names(puzzle: BurrPuzzle, problem: int) -> list[str]:
     """The name of every piece of ``problem`` in BurrTools' numbering (each copy of a
     shape, placed or not): the shape's name (or ``shape N``), with ``#k`` after it when
     the problem uses the shape more than once."""
@@ -188,7 +188,7 @@ def piece_names(puzzle: Puzzle, problem: int) -> list[str]:
     return names
 
 
-def _stored_json(puzzle: Puzzle, problem: int, end: float) -> tuple[list[Event], int]:
+def _stored_json(puzzle: BurrPuzzle, problem: int, end: float) -> tuple[list[Event], int]:
     """The stored solutions of ``problem`` (the first :data:`MAX_STORED_LISTED`), each
     with its separation's level and moves while the time allows (``end``, a
     ``time.monotonic()`` instant), and how many there are."""
@@ -220,7 +220,7 @@ def _count(lo: int, hi: int) -> str:
     return str(lo) if lo == hi else f"{lo}..{hi}"
 
 
-def summary(puzzle: Puzzle, name: str, seconds: float = 10.0) -> Event:
+def summary(puzzle: BurrPuzzle, name: str, seconds: float = 10.0) -> Event:
     """What the page shows of ``puzzle`` (read from the file ``name``): its grid, its
     shapes (:func:`_shape_json`), its problems (their pieces, result, BurrTools' figures
     and stored solutions, whose separations are measured within ``seconds``)."""
@@ -292,7 +292,7 @@ def read_puzzle(data: bytes, name: str, seconds: float, news: Outbox) -> None:
     bytes of the file ``name``), or the error, sent through ``news``; stored separations
     are measured within ``seconds``."""
     from excover.burr.check import check_solution  # noqa: F401  (loaded before the clock)
-    from excover.formats.burrtools import parse_xmpuzzle
+    from excover.burr.xmpuzzle import parse_xmpuzzle
 
     news.send({"type": "ready"})
     event: Event | None
@@ -401,7 +401,7 @@ def _memory_bound() -> int | None:
 
 
 def _entries(
-    puzzle: Puzzle, problem: int, take_apart: bool, deadline: float | None
+    puzzle: BurrPuzzle, problem: int, take_apart: bool, deadline: float | None
 ) -> Iterator[tuple[Assembly, Disassembly | None]]:
     """Each assembly of ``problem``, with its disassembly when it is taken apart."""
     from excover.burr import assemblies, disassemble_all
@@ -469,7 +469,7 @@ def _assemble(
     settings: Settings, data: bytes, name: str, problem: int, take_apart: bool, news: Outbox
 ) -> Event:
     from excover.burr.disassembly import DIRECTIONS
-    from excover.formats.burrtools import parse_xmpuzzle
+    from excover.burr.xmpuzzle import parse_xmpuzzle
 
     started = time.monotonic()
     deadline = None if settings.seconds is None else started + settings.seconds
@@ -547,14 +547,14 @@ def _renumbered(tree: Separation, number: dict[int, int]) -> Separation:
     )
 
 
-def _stored(puzzle: Puzzle, problem: int, number: int) -> tuple[Disassembly, list[int]]:
+def _stored(puzzle: BurrPuzzle, problem: int, number: int) -> tuple[Disassembly, list[int]]:
     """Stored solution ``number`` of ``problem`` as a disassembly (its pieces the placed
     ones, in BurrTools' order) and each piece's number in BurrTools' numbering. Raises
     :class:`~excover.studio.disassembly.DisassemblyFailed` when the file's separation
     does not hold (its fault named)."""
-    from excover.burr import Assembly, Disassembly, Piece
+    from excover.burr import AssembledPiece, Assembly, Disassembly
     from excover.burr.check import check_solution
-    from excover.formats.burrtools.placements import placed
+    from excover.burr.xmpuzzle.placements import placed
 
     spec = puzzle.problems[problem]
     stored = spec.stored
@@ -580,14 +580,16 @@ def _stored(puzzle: Puzzle, problem: int, number: int) -> tuple[Disassembly, lis
         assert where is not None
         shape = spec.parts[parts[n]].shape
         voxels = placed(puzzle.shapes[shape], puzzle.grid, where)
-        pieces.append(Piece(shape, parts[n], puzzle.shapes[shape].weight, tuple(sorted(voxels))))
+        pieces.append(
+            AssembledPiece(shape, parts[n], puzzle.shapes[shape].weight, tuple(sorted(voxels)))
+        )
     assembly = Assembly(tuple(pieces), tuple(part.groups for part in spec.parts), grid=puzzle.grid)
     tree = _renumbered(checked.tree, {n: k for k, n in enumerate(numbers)})
     return Disassembly(assembly, "solved", tree), numbers
 
 
 def _found(
-    puzzle: Puzzle, problem: int, options: Sequence[int], seconds: float, max_states: int
+    puzzle: BurrPuzzle, problem: int, options: Sequence[int], seconds: float, max_states: int
 ) -> tuple[Disassembly, list[int]]:
     """The assembly of ``problem`` made of ``options`` (kept from a run), taken apart
     within ``seconds`` and ``max_states``, and each piece's number in BurrTools'
@@ -633,7 +635,7 @@ def played(
     the assembly of ``which["options"]`` taken apart within ``seconds`` and
     ``max_states``, described as the page's player and 3D view want it (the pieces'
     names, colours and surfaces too), sent through ``news``."""
-    from excover.formats.burrtools import parse_xmpuzzle
+    from excover.burr.xmpuzzle import parse_xmpuzzle
     from excover.studio.disassembly import described
     from excover.tiling.colours import tile_colour
     from excover.tiling.registry import GRIDS

@@ -4,7 +4,7 @@ The page asks for the disassembly of a solution it shows in 3D. The server hands
 cells of its pieces to a child process (:class:`~excover.studio.child.Child`, bounded in
 memory as every child of the studio is), which turns them into BurrTools' voxels (the
 cube grid's cells are its voxels; a triangular prism's strip coordinates become
-BurrTools' prism voxels, :func:`~excover.formats.burrtools.lattice.from_prism_strips`)
+BurrTools' prism voxels, :func:`~excover.burr.xmpuzzle.lattice.from_prism_strips`)
 and takes them apart with :func:`excover.burr.disassemble`, bounded by its own time
 limit and state cap (:class:`Bounds`): past either the answer is ``unknown``, never
 ``stuck``. The server waits for the answer without holding a thread, and kills the child
@@ -128,7 +128,7 @@ def _voxels(grid: str, cells: Sequence[tuple[int, ...]]) -> list[tuple[int, int,
         return [(x, y, z) for x, y, z in cells]
     import numpy as np
 
-    from excover.formats.burrtools.lattice import from_prism_strips
+    from excover.burr.xmpuzzle.lattice import from_prism_strips
 
     voxels = from_prism_strips(np.array(cells, dtype=np.int64))
     return [(int(x), int(y), int(z)) for x, y, z in voxels.tolist()]

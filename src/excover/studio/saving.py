@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from excover.burr import Disassembly
-    from excover.formats.burrtools import Puzzle
+    from excover.burr.xmpuzzle import BurrPuzzle
 
 __all__ = ["KEEP", "Hardest", "gzipped", "saved", "xmpuzzle_name"]
 
@@ -59,14 +59,14 @@ class Hardest:
         return [(index, number, result) for _, index, number, result in sorted(self._heap)]
 
 
-def saved(puzzle: Puzzle, problem: int, hardest: Hardest, found: int, complete: bool) -> bytes:
+def saved(puzzle: BurrPuzzle, problem: int, hardest: Hardest, found: int, complete: bool) -> bytes:
     """The file of ``puzzle`` with ``problem`` solved by an assemble run, as BurrTools
     saves a problem it solved (:func:`excover.burr.stored.solved_puzzle` does the same
     from every solution): ``found`` assemblies (all of them when ``complete``, else
     BurrTools' state of an interrupted search), ``hardest.count`` solutions, the hardest
     stored with their separations; gzip-compressed as BurrTools writes."""
     from excover.burr.stored import stored_solution
-    from excover.formats.burrtools import format_xmpuzzle
+    from excover.burr.xmpuzzle import format_xmpuzzle
 
     stored = tuple(
         stored_solution(puzzle, problem, result, index, number)

@@ -7,7 +7,7 @@ a shape with a count or a range, and the result). It sends the edits
 (:func:`edited_puzzle` reads them) with the id of the puzzle they start from; the
 server makes the new puzzle in a child, as every import is made (the base file parsed,
 the edits applied, the file written by BurrTools' layout,
-:func:`excover.formats.burrtools.format_xmpuzzle`, and described for the page,
+:func:`excover.burr.xmpuzzle.format_xmpuzzle`, and described for the page,
 :func:`excover.studio.burrtools.summary`), and keeps it as a puzzle opened: it is
 assembled, played and saved like any other.
 
@@ -40,7 +40,7 @@ from excover.studio.saving import gzipped
 from excover.tiling.grids import by_burrtools
 
 if TYPE_CHECKING:
-    from excover.formats.burrtools import Part, Problem, Puzzle, Shape
+    from excover.burr.xmpuzzle import BurrProblem, BurrPuzzle, BurrShape, Part
     from excover.studio.design import StudioDesign
 
 __all__ = [
@@ -83,11 +83,11 @@ def _name(value: object, what: str) -> str:
     return value.strip()
 
 
-def _shape(entry: object, number: int, base: Puzzle | None) -> tuple[Shape, bool]:
+def _shape(entry: object, number: int, base: BurrPuzzle | None) -> tuple[BurrShape, bool]:
     """Shape ``number`` of the edits (``{"from": K}``: base shape K as it is; with
     ``size`` and ``states``: drawn), and whether it is base shape ``number`` with its
     voxels unchanged (renamed or not)."""
-    from excover.formats.burrtools import Shape
+    from excover.burr.xmpuzzle import BurrShape
 
     what = f"shapes[{number}]"
     if not isinstance(entry, dict):
@@ -119,7 +119,7 @@ def _shape(entry: object, number: int, base: Puzzle | None) -> tuple[Shape, bool
     if old is not None and old.size == (sx, sy, sz) and old.states == states:
         return replace(old, name=name), origin == number
     weight = 1 if old is None else old.weight
-    return Shape((sx, sy, sz), states, name=name, weight=weight), False
+    return BurrShape((sx, sy, sz), states, name=name, weight=weight), False
 
 
 def _count(part: dict[str, Any], what: str) -> tuple[int, int]:
@@ -131,11 +131,11 @@ def _count(part: dict[str, Any], what: str) -> tuple[int, int]:
 
 
 def _problem(
-    entry: object, number: int, base: Puzzle | None, shapes: list[Shape], same: list[bool]
-) -> Problem:
+    entry: object, number: int, base: BurrPuzzle | None, shapes: list[BurrShape], same: list[bool]
+) -> BurrProblem:
     """Problem ``number`` of the edits (``{"from": K}`` and, edited, its ``name``,
     ``result`` and ``parts``)."""
-    from excover.formats.burrtools import Part, Problem
+    from excover.burr.xmpuzzle import BurrProblem, Part
 
     what = f"problems[{number}]"
     if not isinstance(entry, dict):
@@ -179,18 +179,18 @@ def _problem(
             return replace(old, name=name)
         groups = {(p.shape, p.hi): p.groups for p in old.parts}
         parts = [replace(p, groups=groups.get((p.shape, p.hi), ())) for p in parts]
-        return Problem(tuple(parts), result, name, old.color_pairs, old.max_holes)
-    return Problem(tuple(parts), result, name)
+        return BurrProblem(tuple(parts), result, name, old.color_pairs, old.max_holes)
+    return BurrProblem(tuple(parts), result, name)
 
 
-def edited_puzzle(base: Puzzle | None, edits: object) -> Puzzle:
+def edited_puzzle(base: BurrPuzzle | None, edits: object) -> BurrPuzzle:
     """The puzzle that ``edits`` (the page's JSON: ``shapes`` and ``problems``, each
     entry ``{"from": K}`` for the base's as it is, or drawn: a shape's ``name``,
     ``size`` and ``states``, a problem's ``name``, ``result`` and ``parts``) make of
     ``base`` (None: a new puzzle, of the grid ``edits["grid"]``). Raises
     :class:`~excover.errors.UsageError` naming the field at fault."""
-    from excover.formats.burrtools import Puzzle
-    from excover.formats.burrtools.model import GRID_NAMES
+    from excover.burr.xmpuzzle import BurrPuzzle
+    from excover.burr.xmpuzzle.model import GRID_NAMES
 
     if not isinstance(edits, dict):
         raise UsageError("the edits: an object with shapes and problems")
@@ -207,7 +207,7 @@ def edited_puzzle(base: Puzzle | None, edits: object) -> Puzzle:
     if base is not None:
         return replace(base, shapes=tuple(shapes), problems=made_problems)
     grid = _natural(edits.get("grid", 0), "grid", max(GRID_NAMES))
-    return Puzzle(tuple(shapes), made_problems, grid)
+    return BurrPuzzle(tuple(shapes), made_problems, grid)
 
 
 def _made(
@@ -217,7 +217,7 @@ def _made(
     bytes; None: a new puzzle), written and described, sent through ``news`` as
     ``{"type": "puzzle", "puzzle": summary, "data": bytes}``."""
     from excover.burr.check import check_solution  # noqa: F401  (loaded before the clock)
-    from excover.formats.burrtools import format_xmpuzzle, parse_xmpuzzle
+    from excover.burr.xmpuzzle import format_xmpuzzle, parse_xmpuzzle
 
     news.send({"type": "ready"})
     event: Event | None
@@ -255,27 +255,27 @@ async def make_puzzle(
 #: The studio's grids whose designs become BurrTools puzzles, and how BurrTools moves
 #: their pieces: a flat piece turns over in space (every isometry of the plane), a piece
 #: of cubes is turned, never mirrored.
-#: :func:`excover.formats.burrtools.design` writes puzzles of BurrTools' grid 0 (cubes),
+#: :func:`excover.burr.xmpuzzle.design` writes puzzles of BurrTools' grid 0 (cubes),
 #: whose pieces may be drawn as patterns of its grid or of its layers' grid (squares).
 _WRITTEN = by_burrtools(0)
 DESIGN_GRIDS = {_WRITTEN.layer_grid.name: "all", _WRITTEN.name: "rotations"}
 
 
 class _Cells(NamedTuple):
-    """A pattern's cells, as :func:`excover.formats.burrtools.design` reads them."""
+    """A pattern's cells, as :func:`excover.burr.xmpuzzle.design` reads them."""
 
     cells: tuple[tuple[int, ...], ...]
 
 
-def design_puzzle(design: StudioDesign) -> Puzzle:
+def design_puzzle(design: StudioDesign) -> BurrPuzzle:
     """The studio's ``design`` (a board and pieces of squares or cubes) as a BurrTools
-    puzzle of one problem (:func:`excover.formats.burrtools.design`): the board the result,
+    puzzle of one problem (:func:`excover.burr.xmpuzzle.design`): the board the result,
     each piece used a shape with its copies (a count without a bound, such as ``any``,
     bounded by how many fit in the board's cells). Raises
     :class:`~excover.errors.UsageError` when BurrTools would move a piece otherwise than
     the design does (a flat piece that may not be turned over, a piece of cubes that may
     be mirrored), unless the piece is its own mirror image."""
-    from excover.formats.burrtools import design as burr_design
+    from excover.burr.xmpuzzle import design as burr_design
     from excover.studio.cells import shape
     from excover.tiling import Tile
 

@@ -42,7 +42,7 @@ async def export_xmpuzzle(studio: Studio, request: Request) -> Response:
     design = StudioDesign.from_json(await read_json(request))
 
     def made() -> bytes:
-        from excover.formats.burrtools import format_xmpuzzle
+        from excover.burr.xmpuzzle import format_xmpuzzle
 
         return gzipped(format_xmpuzzle(design_puzzle(design)).encode("utf-8"))
 

@@ -17,7 +17,7 @@ G-orbits that are not solutions of S, then those of the H-orbits of S.
 The case that needs it: BurrTools identifies an assembly with its mirror image only
 when that image is an assembly of the puzzle too, which, when pieces may be used a range
 of times, holds for some assemblies and not for others
-(:mod:`excover.formats.burrtools.cover`).
+(:mod:`excover.burr.xmpuzzle.cover`).
 """
 
 from __future__ import annotations

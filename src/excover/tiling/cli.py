@@ -113,8 +113,8 @@ def read_puzzle(
     solve`` reads it, and a function drawing an assembly: as the problem lists its options
     (each a piece kind and its voxels), or (its flag True) as an exploded isometric SVG
     picture of the pieces on the puzzle's grid."""
+    from excover.burr.xmpuzzle import parse_xmpuzzle
     from excover.cli.exact_cover.burrtools import read_cover
-    from excover.formats.burrtools import parse_xmpuzzle
     from excover.tiling.grids import by_burrtools
     from excover.tiling.solidview import solid_svg
 

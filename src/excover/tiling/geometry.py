@@ -236,7 +236,7 @@ _UNIT_SQUARE = ((0, 0), (1, 0), (1, 1), (0, 1))
 def _rhombic_corners(cell: Key) -> list[Key]:
     """The tetrahedron of a rhombic cell, as keys (twice the points): the centre of its
     cube, the centre of its face and the ends of its edge (see
-    :mod:`excover.formats.burrtools.lattice`)."""
+    :mod:`excover.burr.xmpuzzle.lattice`)."""
     block = [v // 5 for v in cell]
     offset = [v % 5 for v in cell]
     face = next(a for a in range(3) if offset[a] in (0, 4))

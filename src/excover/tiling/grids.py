@@ -15,7 +15,7 @@ translates of one shape compare equal.
   of the three directions. Isometries: the 12 of the regular hexagon around a lattice
   vertex; the six that reverse orientation of the triangles are affine (``x -> 1 - Px``).
 
-BurrTools' four other grids (:mod:`excover.formats.burrtools.lattice` describes their
+BurrTools' four other grids (:mod:`excover.burr.xmpuzzle.lattice` describes their
 cells and how BurrTools numbers them; these grids use the same integer geometry):
 
 - **prism**: triangular prisms, cell ``(a, b, c, z)``: the triangle ``(a, b, c)`` of the
@@ -57,9 +57,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from excover.burr.xmpuzzle.lattice import GRIDS as LATTICES
+from excover.burr.xmpuzzle.lattice import LatticeGrid, prism_strips
 from excover.errors import UsageError
-from excover.formats.burrtools.lattice import GRIDS as LATTICES
-from excover.formats.burrtools.lattice import LatticeGrid, prism_strips
 from excover.tiling import geometry, outlines
 from excover.tiling.geometry import Solid
 from excover.tiling.outlines import Outline

@@ -24,7 +24,7 @@ it so. A layer is a 2D pattern of the grid's layer grid (``grid.traits.layer``);
   the rhombic grid), the cubes on a checkerboard as the spheres are, so that two
   dodecahedra share a face where two spheres touch: the polyrhombic dodecahedra;
 - **tetraocta**: the voxel ``(x, y, z)`` of BurrTools' tetrahedra-octahedra grid, which
-  must be one of its cells (:mod:`excover.formats.burrtools.lattice`).
+  must be one of its cells (:mod:`excover.burr.xmpuzzle.lattice`).
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from typing import Self
 
 import numpy as np
 
+from excover.burr.xmpuzzle.lattice import from_prism_strips, prism_strips
 from excover.errors import UsageError
-from excover.formats.burrtools.lattice import from_prism_strips, prism_strips
 from excover.tiling.grids import PRISM, RHOMBIC, SPHERE, TETRAOCTA, Coords
 from excover.tiling.polyform import Cell, _CellSet
 
@@ -140,7 +140,7 @@ class PrismPattern(_SolidPattern):
 
     def voxels(self) -> list[tuple[int, int, int]]:
         """The prisms as BurrTools' voxels ``(x, y, z)`` (see
-        :func:`excover.formats.burrtools.lattice.prism_strips`), sorted."""
+        :func:`excover.burr.xmpuzzle.lattice.prism_strips`), sorted."""
         if not self:
             return []
         return sorted((x, y, z) for x, y, z in from_prism_strips(self.coords()).tolist())
@@ -169,7 +169,7 @@ class SpherePattern(_SolidPattern):
 
 class RhombicPattern(_SolidPattern):
     """A finite set of the tetrahedra of BurrTools' rhombic grid (see
-    :mod:`excover.formats.burrtools.lattice`); unions of :func:`rhombic_dodecahedron`
+    :mod:`excover.burr.xmpuzzle.lattice`); unions of :func:`rhombic_dodecahedron`
     make polyrhombic dodecahedra."""
 
     grid = RHOMBIC

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from excover.formats.burrtools import parse_xmpuzzle
+from excover.burr.xmpuzzle import parse_xmpuzzle
 from excover.solving import ExactCover
 
 __all__ = ["read_cover"]

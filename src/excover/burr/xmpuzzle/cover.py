@@ -13,11 +13,11 @@ puts every filled voxel on a non-empty result voxel whose colour the problem's c
 constraints allow. Orientations that give the same voxels with the same colours are one.
 The options come kind by kind, each kind's orientations in BurrTools' numbering of the
 rotations (the lowest number that gives each), then its positions by ``x``, ``y``, ``z``:
-BurrTools' own order of placements (:mod:`excover.formats.burrtools.breaking`), so that
+BurrTools' own order of placements (:mod:`excover.burr.xmpuzzle.breaking`), so that
 the smallest sorted list of options of a class of assemblies is the assembly BurrTools
 keeps of it.
 The grid (cubes, triangular prisms, spheres, rhombic dodecahedra or tetrahedra-octahedra)
-gives the rotations, mirrors and translations (:mod:`excover.formats.burrtools.lattice`);
+gives the rotations, mirrors and translations (:mod:`excover.burr.xmpuzzle.lattice`);
 on the sphere grid some rotations apply to flat shapes only, as in BurrTools. When the piece
 counts are ranges and the problem sets ``maxHoles``, the variable voxels become primary
 items, each with a *hole* option, and a ``holes`` item counts the holes up to the limit.
@@ -68,32 +68,32 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from excover.entries import distinct, row_keys
-from excover.errors import FormatError, UsageError
-from excover.formats.burrtools._cover import (
+from excover.burr.xmpuzzle._cover import (
     fitting,
     matching,
     normal_images,
     row_table,
     self_maps,
 )
-from excover.formats.burrtools.breaking import compared_first, rotation_order
-from excover.formats.burrtools.lattice import GRIDS, LatticeGrid, Transformation, Voxels
-from excover.formats.burrtools.model import (
+from excover.burr.xmpuzzle.breaking import compared_first, rotation_order
+from excover.burr.xmpuzzle.lattice import GRIDS, LatticeGrid, Transformation, Voxels
+from excover.burr.xmpuzzle.model import (
     FILLED,
     VARIABLE,
+    BurrProblem,
+    BurrPuzzle,
+    BurrShape,
     Part,
-    Problem,
-    Puzzle,
-    Shape,
 )
-from excover.formats.burrtools.placements import TRANSFORMATIONS
+from excover.burr.xmpuzzle.placements import TRANSFORMATIONS
+from excover.entries import distinct, row_keys
+from excover.errors import FormatError, UsageError
 from excover.permutations import Automorphism
 from excover.problem import Widening
 
 if TYPE_CHECKING:
     from excover.permutations import Generator
-    from excover.problem import Problem as Model  # not model.Problem, BurrTools' own
+    from excover.problem import Problem as Model  # not model.BurrProblem
 
 P = TypeVar("P", bound="Model")
 
@@ -117,7 +117,7 @@ _Maps = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], bool, int, int]
 HOLES = "holes"
 
 
-def kind_name(puzzle: Puzzle, shape: int) -> str:
+def kind_name(puzzle: BurrPuzzle, shape: int) -> str:
     """The item of the piece kind made of shape ``shape``: ``shape3``, followed by the
     shape's name (its letters, digits, ``.`` and ``-``; other runs become ``_``)."""
     name = re.sub(r"[^\w.-]+", "_", puzzle.shapes[shape].name, flags=re.ASCII).strip("_")
@@ -130,7 +130,7 @@ def _cells(voxels: Voxels) -> list[str]:
     return [f"{x},{y},{z}" for x, y, z in voxels.tolist()]
 
 
-def _labelled(shape: Shape, states: str) -> _Labelled:
+def _labelled(shape: BurrShape, states: str) -> _Labelled:
     """The voxels of ``shape`` in ``states``, in the order of :meth:`Shape.voxels`."""
     codes = np.frombuffer(shape.states.encode("ascii"), dtype=np.uint8)
     wanted = np.zeros(len(codes), dtype=bool)
@@ -189,7 +189,7 @@ def _symmetries(grid: LatticeGrid, cells: _Labelled) -> tuple[list[int], npt.NDA
     translate of themselves, labels kept (their numbers in ``transformations``), and
     the permutation of the voxels each one makes: the number of the voxel each voxel
     goes to, the image moved back onto the voxels (one compiled call,
-    :func:`~excover.formats.burrtools._cover.self_maps`, except on the sphere grid)."""
+    :func:`~excover.burr.xmpuzzle._cover.self_maps`, except on the sphere grid)."""
     maps = _compiled(grid)
     if maps is not None:
         which, perms = self_maps(np.ascontiguousarray(cells), *maps)
@@ -214,7 +214,7 @@ def _symmetries_at_once(
     return np.flatnonzero(same).tolist(), perms[same]
 
 
-def result_symmetries(shape: Shape, grid: int = 0) -> list[Transformation]:
+def result_symmetries(shape: BurrShape, grid: int = 0) -> list[Transformation]:
     """The transformations of the grid (BurrTools' grid type ``grid``: rotations and
     mirrors) mapping the shape onto a translate of itself, states and colours kept:
     BurrTools' ``selfSymmetries``."""
@@ -225,10 +225,10 @@ def result_symmetries(shape: Shape, grid: int = 0) -> list[Transformation]:
     return [lattice.transformations[k] for k in _symmetries(lattice, cells)[0]]
 
 
-def breaker(puzzle: Puzzle, number: int) -> int | None:
+def breaker(puzzle: BurrPuzzle, number: int) -> int | None:
     """The part of problem ``number`` (its index in the problem's ``parts``) whose piece
     BurrTools compares first when it picks one assembly of a class, or None
-    (:func:`~excover.formats.burrtools.breaking.compared_first`); parts used at most 0
+    (:func:`~excover.burr.xmpuzzle.breaking.compared_first`); parts used at most 0
     times play no part, here as in the exact cover problem (BurrTools may pick one of
     them)."""
     problem = _check(puzzle, number)
@@ -253,7 +253,7 @@ class _Pieces:
     every transformation of the grid, each shape's made once (for its orientations
     and, when mirror images count, its mirror images)."""
 
-    def __init__(self, puzzle: Puzzle) -> None:
+    def __init__(self, puzzle: BurrPuzzle) -> None:
         self.puzzle = puzzle
         self.grid = GRIDS[puzzle.grid]
         self._made: dict[int, tuple[_Labelled, _Labelled, npt.NDArray[np.bool_]]] = {}
@@ -276,7 +276,7 @@ class _Pieces:
 
     def batch(self, shapes: Sequence[int]) -> None:
         """Make the images of several shapes at once, as :meth:`images` makes each, in
-        one compiled call (:func:`~excover.formats.burrtools._cover.normal_images`), on
+        one compiled call (:func:`~excover.burr.xmpuzzle._cover.normal_images`), on
         a grid whose transformations move each voxel on its own (not the sphere grid's,
         whose half turns look at a shape as a whole)."""
         maps = _compiled(self.grid)
@@ -298,7 +298,7 @@ class _Pieces:
         """The distinct orientations of the shape's filled voxels under the grid's
         rotations, an array of shape ``(orientations, voxels, 5)`` (none for a shape
         without filled voxels: it has no placement), in the order of BurrTools' numbers
-        of the rotations (:func:`~excover.formats.burrtools.breaking.rotation_order`),
+        of the rotations (:func:`~excover.burr.xmpuzzle.breaking.rotation_order`),
         each orientation where the lowest number that gives it puts it, as BurrTools
         numbers a piece's orientations."""
         cells, images, ok = self.images(shape)
@@ -395,7 +395,7 @@ def _mirrors(pieces: _Pieces, parts: Sequence[Part]) -> _Mirrors | None:
     return _Mirrors(partner, bounds)
 
 
-def _check(puzzle: Puzzle, number: int) -> Problem:
+def _check(puzzle: BurrPuzzle, number: int) -> BurrProblem:
     source = puzzle.source
     if puzzle.grid not in GRIDS:
         raise FormatError(
@@ -418,7 +418,7 @@ def _check(puzzle: Puzzle, number: int) -> Problem:
     return problem
 
 
-def _allowed(puzzle: Puzzle, problem: Problem, piece_color: int, result_color: int) -> bool:
+def _allowed(puzzle: BurrPuzzle, problem: BurrProblem, piece_color: int, result_color: int) -> bool:
     """BurrTools' colour constraint: may a piece voxel of this colour go on a result
     voxel of that colour (colour 0: no colour, goes anywhere)."""
     if not puzzle.colors or piece_color == 0 or result_color == 0:
@@ -431,7 +431,7 @@ class _Board:
     slowest), for finding every placement of an orientation."""
 
     def __init__(
-        self, puzzle: Puzzle, problem: Problem, size: tuple[int, int, int], cells: _Labelled
+        self, puzzle: BurrPuzzle, problem: BurrProblem, size: tuple[int, int, int], cells: _Labelled
     ) -> None:
         """The result's box is of ``size``; its labelled voxels are ``cells``."""
         self.grid = GRIDS[puzzle.grid]
@@ -476,7 +476,7 @@ class _Board:
         piece, the flat index of each of its voxels, one row a translate, the
         orientations in their order, each one's translates in the order of the
         translations (x slowest). Every orientation of every piece is tried in one
-        compiled call (:func:`~excover.formats.burrtools._cover.fitting`), each
+        compiled call (:func:`~excover.burr.xmpuzzle._cover.fitting`), each
         translate voxel by voxel until one falls outside."""
         flat = np.concatenate([piece.reshape(-1, 5) for piece in pieces])
         widths = np.repeat([piece.shape[1] for piece in pieces], [len(p) for p in pieces])
@@ -502,7 +502,7 @@ class _Board:
         return found
 
 
-def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
+def _holes_apply(problem: BurrProblem, puzzle: BurrPuzzle) -> bool:
     """Does ``maxHoles`` bound the empty variable voxels (only when the pieces' total
     volume varies, as in BurrTools)?"""
     if problem.max_holes is None:
@@ -513,7 +513,7 @@ def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
     return low != high
 
 
-def item_voxels(puzzle: Puzzle, number: int) -> list[tuple[int, int, int] | None]:
+def item_voxels(puzzle: BurrPuzzle, number: int) -> list[tuple[int, int, int] | None]:
     """The voxel of the result that each item of :func:`to_exact_cover`'s problem stands
     for, in the problem's order of items (its filled voxels, the kinds, its variable
     voxels, then ``holes``), None for the kinds and ``holes``: how an assembly is read
@@ -530,7 +530,7 @@ def item_voxels(puzzle: Puzzle, number: int) -> list[tuple[int, int, int] | None
     ]
 
 
-def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
+def to_exact_cover(puzzle: BurrPuzzle, number: int, factory: type[P]) -> P:
     """The exact cover problem of problem ``number`` (from 0, as BurrTools' ``burrTxt
     -o``) of a puzzle on any of BurrTools' grids, built by ``factory`` (Problem or a
     subclass: see :meth:`ExactCover.from_burrtools <excover.ExactCover.from_burrtools>`),
@@ -630,11 +630,11 @@ class _Symmetry:
     ``kinds`` (in the order of ``parts``), its options the rows of ``blocks`` in their
     order. Options are matched by their items in any order, those of one length at a
     time (no two options hold the same items), each length's rows put in a hash table
-    once here (:mod:`~excover.formats.burrtools._cover`)."""
+    once here (:mod:`~excover.burr.xmpuzzle._cover`)."""
 
     def __init__(
         self,
-        puzzle: Puzzle,
+        puzzle: BurrPuzzle,
         parts: Sequence[Part],
         voxels: npt.NDArray[np.int64],
         kinds: list[int],

@@ -2,7 +2,7 @@
 assemblies BurrTools picks.
 
 BurrTools counts one assembly per class of assemblies that the result's symmetries map
-onto each other (:mod:`excover.formats.burrtools.cover`), and the one it keeps is the
+onto each other (:mod:`excover.burr.xmpuzzle.cover`), and the one it keeps is the
 *smallest* of its class, two assemblies compared by their pieces' placements
 (``assembly.cpp``, ``compare``): piece by piece in its numbering of the pieces (the
 problem's shapes in order, the copies of one shape sorted by placement, a copy left out
@@ -29,9 +29,9 @@ from functools import cache
 
 import numpy as np
 
-from excover.formats.burrtools.lattice import GRIDS, LatticeGrid
-from excover.formats.burrtools.model import Part
-from excover.formats.burrtools.placements import TRANSFORMATIONS, transform
+from excover.burr.xmpuzzle.lattice import GRIDS, LatticeGrid
+from excover.burr.xmpuzzle.model import Part
+from excover.burr.xmpuzzle.placements import TRANSFORMATIONS, transform
 
 __all__ = ["compared_first", "rotation_order"]
 
@@ -51,8 +51,8 @@ def _key(grid: LatticeGrid, voxels: np.ndarray) -> bytes:
 @cache
 def rotation_order(number: int) -> tuple[int, ...]:
     """The rotations of BurrTools' grid ``number`` (their indices in
-    :attr:`LatticeGrid.rotations <excover.formats.burrtools.lattice.LatticeGrid>`) in
-    BurrTools' numbering of them (:mod:`excover.formats.burrtools.placements`), each
+    :attr:`LatticeGrid.rotations <excover.burr.xmpuzzle.lattice.LatticeGrid>`) in
+    BurrTools' numbering of them (:mod:`excover.burr.xmpuzzle.placements`), each
     found by what it does to voxels; on the grids BurrTools does not disassemble
     (spheres, rhombic dodecahedra, tetrahedra-octahedra) their own order."""
     grid = GRIDS[number]

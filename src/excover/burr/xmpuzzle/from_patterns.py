@@ -1,9 +1,9 @@
-"""A puzzle designed in excover, as a BurrTools puzzle: patterns in, :class:`Puzzle` out.
+"""A puzzle designed in excover, as a BurrTools puzzle: patterns in, :class:`BurrPuzzle` out.
 
 ``design(result, pieces)`` takes the result and the pieces as excover patterns
 (:class:`~excover.tiling.Pattern3`, or a square-grid :class:`~excover.tiling.Pattern`,
 which becomes one layer of cubes as BurrTools stores square-grid puzzles) and makes a
-one-problem puzzle that :func:`~excover.formats.burrtools.write_xmpuzzle` writes and
+one-problem puzzle that :func:`~excover.burr.xmpuzzle.write_xmpuzzle` writes and
 BurrTools opens::
 
     puzzle = design(Pattern3.constant(3, 3, 3, True), soma_pieces(), name="Soma")
@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+from excover.burr.xmpuzzle.model import BurrProblem, BurrPuzzle, BurrShape, Part, Voxel
 from excover.errors import UsageError
-from excover.formats.burrtools.model import Part, Problem, Puzzle, Shape, Voxel
 
 __all__ = ["design"]
 
@@ -42,12 +42,12 @@ def _voxels(pattern: Cells, what: str) -> set[Voxel]:
     return voxels
 
 
-def _part(number: int, piece: Piece, name: str) -> tuple[Shape, Part]:
+def _part(number: int, piece: Piece, name: str) -> tuple[BurrShape, Part]:
     pattern, lo, hi = (piece, 1, 1) if not isinstance(piece, tuple) else (*piece, piece[-1])[:3]
     if not isinstance(lo, int) or not isinstance(hi, int) or not 0 <= lo <= hi:
         raise UsageError(f"piece {name!r}: counts must be 0 <= lo <= hi, not {lo}, {hi}")
     voxels = _voxels(pattern, f"piece {name!r}")
-    return Shape.from_voxels(voxels, name=name), Part(number, lo, hi)
+    return BurrShape.from_voxels(voxels, name=name), Part(number, lo, hi)
 
 
 def design(
@@ -56,11 +56,11 @@ def design(
     *,
     variable: Cells | None = None,
     name: str = "",
-) -> Puzzle:
+) -> BurrPuzzle:
     """A puzzle of one problem: ``pieces`` (by name: a pattern, ``(pattern, count)`` or
     ``(pattern, lo, hi)``) to assemble into ``result``, whose cells are filled voxels;
     ``variable``'s cells are added as variable voxels (they may stay empty)."""
-    shapes: list[Shape] = []
+    shapes: list[BurrShape] = []
     parts: list[Part] = []
     for number, (piece_name, piece) in enumerate(pieces.items()):
         shape, part = _part(number, piece, piece_name)
@@ -68,6 +68,6 @@ def design(
         parts.append(part)
     optional = set() if variable is None else _voxels(variable, "variable")
     filled = _voxels(result, "result") - optional
-    shapes.append(Shape.from_voxels(filled, optional, name=name or "result"))
-    problem = Problem(tuple(parts), len(shapes) - 1, name)
-    return Puzzle(tuple(shapes), (problem,))
+    shapes.append(BurrShape.from_voxels(filled, optional, name=name or "result"))
+    problem = BurrProblem(tuple(parts), len(shapes) - 1, name)
+    return BurrPuzzle(tuple(shapes), (problem,))

@@ -34,7 +34,7 @@ XML). The layout, as BurrTools writes it::
 Voxel text: ``#`` filled, ``+`` variable, ``_`` empty, each optionally followed by its
 colour number. Elements BurrTools does not know are skipped, as BurrTools skips them, and
 so is an interrupted search's state. The solutions stored with a problem are read and
-written (:class:`~excover.formats.burrtools.model.Solution`: the placements of the
+written (:class:`~excover.burr.xmpuzzle.model.Solution`: the placements of the
 assembly, and the separation tree or its summary); a separation tree is read (and its
 errors found) when a solution's ``separation`` is first asked for (disassembling a
 puzzle never asks).
@@ -52,18 +52,18 @@ from collections.abc import Iterable, Iterator
 from functools import partial
 
 from excover.atomic import write_whole
-from excover.errors import FormatError, UsageError
-from excover.formats.burrtools.model import (
+from excover.burr.xmpuzzle.model import (
+    BurrProblem,
+    BurrPuzzle,
+    BurrShape,
     Deferred,
     Part,
     Placement,
-    Problem,
-    Puzzle,
-    Shape,
     Solution,
     StoredSeparation,
     Voxel,
 )
+from excover.errors import FormatError, UsageError
 from excover.formats.xmltree import Element, parse
 
 __all__ = ["format_xmpuzzle", "parse_xmpuzzle", "read_xmpuzzle", "write_xmpuzzle"]
@@ -108,7 +108,7 @@ class _Reader:
             raise self.fail(node, f"<{node.tag}> {name}={value!r} is not a number")
         return int(value)
 
-    def puzzle(self, root: Element) -> Puzzle:
+    def puzzle(self, root: Element) -> BurrPuzzle:
         if root.tag != "puzzle":
             raise self.fail(root, f"the root element is <{root.tag}>, not <puzzle>")
         version = self.number(root, "version")
@@ -121,7 +121,7 @@ class _Reader:
         listed = [p for group in root.all("problems") for p in group.all("problem")]
         problems = tuple(self.problem(p, len(shapes)) for p in listed)
         comment = root.first("comment")
-        return Puzzle(
+        return BurrPuzzle(
             shapes,
             problems,
             grid,
@@ -136,7 +136,7 @@ class _Reader:
         red, green, blue = (self.number(node, name, 0) & 255 for name in ("red", "green", "blue"))
         return red, green, blue
 
-    def shape(self, node: Element) -> Shape:
+    def shape(self, node: Element) -> BurrShape:
         size = (self.number(node, "x"), self.number(node, "y"), self.number(node, "z"))
         count = size[0] * size[1] * size[2]
         if count > MAX_VOXELS:
@@ -159,7 +159,7 @@ class _Reader:
             self.number(node, "hy", 0),
             self.number(node, "hz", 0),
         )
-        return Shape(
+        return BurrShape(
             size,
             states,
             colors,
@@ -208,7 +208,7 @@ class _Reader:
             number += 1
         return f"voxel {number}: unknown character {text[position]!r} in voxel text"
 
-    def problem(self, node: Element, n_shapes: int) -> Problem:
+    def problem(self, node: Element, n_shapes: int) -> BurrProblem:
         parts = tuple(
             self.part(s, n_shapes) for group in node.all("shapes") for s in group.all("shape")
         )
@@ -232,7 +232,7 @@ class _Reader:
             for group in node.all("solutions")
             for s in group.all("solution")
         )
-        return Problem(
+        return BurrProblem(
             parts,
             result,
             node.attributes.get("name", ""),
@@ -376,14 +376,14 @@ def _decompressed(data: bytes, source: str) -> bytes:
     return xml
 
 
-def parse_xmpuzzle(data: bytes, source: str = "<xmpuzzle>") -> Puzzle:
+def parse_xmpuzzle(data: bytes, source: str = "<xmpuzzle>") -> BurrPuzzle:
     """The puzzle in the bytes of an ``.xmpuzzle`` file (gzip-compressed or plain XML)."""
     if not isinstance(data, bytes | bytearray):
         raise UsageError(f"an .xmpuzzle file is read as bytes, not {type(data).__name__}")
     return _Reader(source).puzzle(_tree(_decompressed(bytes(data), source), source))
 
 
-def read_xmpuzzle(path: str | os.PathLike[str]) -> Puzzle:
+def read_xmpuzzle(path: str | os.PathLike[str]) -> BurrPuzzle:
     """The puzzle in the file ``path``."""
     if not isinstance(path, str | os.PathLike):
         raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
@@ -407,7 +407,7 @@ def _attributes(pairs: list[tuple[str, object]]) -> str:
     return "".join(f" {name}={quoteattr(str(value))}" for name, value in pairs)
 
 
-def _shape_xml(shape: Shape) -> str:
+def _shape_xml(shape: BurrShape) -> str:
     pairs: list[tuple[str, object]] = [
         ("x", shape.size[0]),
         ("y", shape.size[1]),
@@ -440,7 +440,7 @@ def _part_xml(part: Part) -> str:
     return f"    <shape{_attributes(pairs)}>\n{inner}    </shape>\n"
 
 
-def _problem_xml(problem: Problem, deadline: float | None = None) -> Iterator[str]:
+def _problem_xml(problem: BurrProblem, deadline: float | None = None) -> Iterator[str]:
     """A problem's XML, in pieces: the stored solutions one at a time (each checks
     ``deadline``, see :func:`write_xmpuzzle`)."""
     pairs: list[tuple[str, object]] = [("name", problem.name)] if problem.name else []
@@ -521,7 +521,7 @@ def _separation_xml(separation: StoredSeparation, kind: str, depth: int, text: l
     text.append(f"{pad}</separation>\n")
 
 
-def _xml(puzzle: Puzzle, deadline: float | None = None) -> Iterator[str]:
+def _xml(puzzle: BurrPuzzle, deadline: float | None = None) -> Iterator[str]:
     """The XML text of ``puzzle`` in pieces (a stored solution each, at most), as
     :func:`format_xmpuzzle` joins them."""
     from xml.sax.saxutils import escape  # see _attributes
@@ -548,7 +548,7 @@ def _xml(puzzle: Puzzle, deadline: float | None = None) -> Iterator[str]:
     yield f" {comment}\n</puzzle>\n"
 
 
-def format_xmpuzzle(puzzle: Puzzle) -> str:
+def format_xmpuzzle(puzzle: BurrPuzzle) -> str:
     """The XML text of ``puzzle``, laid out as BurrTools writes its files (a solved
     problem keeps its counts and its stored solutions)."""
     return "".join(_xml(puzzle))
@@ -576,7 +576,7 @@ _GZIP_HEADER = gzip.compress(b"", mtime=0)[:10]
 
 
 def write_xmpuzzle(
-    puzzle: Puzzle,
+    puzzle: BurrPuzzle,
     path: str | os.PathLike[str],
     compress: bool = True,
     deadline: float | None = None,

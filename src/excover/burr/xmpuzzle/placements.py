@@ -29,8 +29,8 @@ from functools import cache, lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from excover.burr.xmpuzzle.model import FILLED, BurrShape, Placement, Voxel
 from excover.errors import UsageError
-from excover.formats.burrtools.model import FILLED, Placement, Shape, Voxel
 
 __all__ = ["TRANSFORMATIONS", "placed", "placement_of", "transform"]
 
@@ -92,25 +92,25 @@ def transform(grid: int, t: int, voxels: npt.NDArray[np.int64]) -> npt.NDArray[n
     ).astype(np.int64)
 
 
-def _filled(shape: Shape) -> npt.NDArray[np.int64]:
+def _filled(shape: BurrShape) -> npt.NDArray[np.int64]:
     return np.array(shape.cells(FILLED), dtype=np.int64).reshape(-1, 3)
 
 
-def _moved(shape: Shape, grid: int, t: int) -> npt.NDArray[np.int64]:
+def _moved(shape: BurrShape, grid: int, t: int) -> npt.NDArray[np.int64]:
     """The shape's filled voxels under transformation ``t``, its hotspot at 0."""
     hotspot = transform(grid, t, np.array([shape.hotspot], dtype=np.int64))
     moved: npt.NDArray[np.int64] = transform(grid, t, _filled(shape)) - hotspot
     return moved
 
 
-def placed(shape: Shape, grid: int, placement: Placement) -> list[Voxel]:
+def placed(shape: BurrShape, grid: int, placement: Placement) -> list[Voxel]:
     """The voxels a piece of ``shape`` fills at ``placement`` ``(x, y, z, t)``."""
     x, y, z, t = placement
     moved = _moved(shape, grid, t) + np.array([x, y, z], dtype=np.int64)
     return [(int(a), int(b), int(c)) for a, b, c in moved.tolist()]
 
 
-def placement_of(shape: Shape, grid: int, voxels: Iterable[Sequence[int]]) -> Placement | None:
+def placement_of(shape: BurrShape, grid: int, voxels: Iterable[Sequence[int]]) -> Placement | None:
     """The placement (the lowest transformation number) at which a piece of ``shape``
     fills exactly ``voxels``; None when no rotation of the shape does."""
     target = sorted((int(v[0]), int(v[1]), int(v[2])) for v in voxels)
@@ -125,7 +125,7 @@ def placement_of(shape: Shape, grid: int, voxels: Iterable[Sequence[int]]) -> Pl
 
 
 @lru_cache(maxsize=256)
-def _orientations(shape: Shape, grid: int) -> dict[tuple[Voxel, ...], tuple[Voxel, int]]:
+def _orientations(shape: BurrShape, grid: int) -> dict[tuple[Voxel, ...], tuple[Voxel, int]]:
     """The shape's images under the grid's rotations, each once, by its voxels sorted
     and moved so that the first is at the origin: that first voxel where the rotation
     (its hotspot at 0) puts it, and the rotation's number (the lowest of those giving

@@ -24,12 +24,12 @@ __all__ = [
     "GRID_NAMES",
     "REMOVED",
     "VARIABLE",
+    "BurrProblem",
+    "BurrPuzzle",
+    "BurrShape",
     "Deferred",
     "Part",
     "Placement",
-    "Problem",
-    "Puzzle",
-    "Shape",
     "Solution",
     "StoredSeparation",
     "Voxel",
@@ -53,7 +53,7 @@ CUBE_GRID = 0
 #: A voxel position ``(x, y, z)``.
 Voxel = tuple[int, int, int]
 #: Where a stored assembly puts a piece: its hotspot's position and BurrTools'
-#: transformation number, ``(x, y, z, t)`` (see :mod:`excover.formats.burrtools.placements`).
+#: transformation number, ``(x, y, z, t)`` (see :mod:`excover.burr.xmpuzzle.placements`).
 Placement = tuple[int, int, int, int]
 #: How far BurrTools puts a piece taken out, in the last state of a separation: this
 #: many units along the direction of the move (a coordinate beyond 10,000 marks it).
@@ -61,7 +61,7 @@ REMOVED = 20_000
 
 
 @dataclass(frozen=True)
-class Shape:
+class BurrShape:
     """A voxel space: its size, a state per voxel (``#``, ``+`` or ``_``) and a colour
     per voxel (0: no colour), plus what BurrTools keeps beside them (name, weight,
     hotspot) so that writing the shape back loses nothing."""
@@ -83,7 +83,7 @@ class Shape:
         filled: set[Voxel] | frozenset[Voxel],
         variable: set[Voxel] | frozenset[Voxel] = frozenset(),
         name: str = "",
-    ) -> Shape:
+    ) -> BurrShape:
         """The smallest shape holding the ``filled`` and ``variable`` voxels (at
         non-negative coordinates, kept where they are), without colours."""
         every = set(filled) | set(variable)
@@ -198,7 +198,7 @@ class Solution:
 
 
 @dataclass(frozen=True)
-class Problem:
+class BurrProblem:
     """A problem: the pieces, the result shape, colour constraints and, once BurrTools
     solved it (``state`` 2; 1 means interrupted), the number of assemblies it found,
     and the solutions stored with it (``stored``)."""
@@ -220,11 +220,11 @@ class Problem:
 
 
 @dataclass(frozen=True)
-class Puzzle:
+class BurrPuzzle:
     """A whole ``.xmpuzzle`` file: grid type, colours (RGB), shapes, problems, comment."""
 
-    shapes: tuple[Shape, ...]
-    problems: tuple[Problem, ...] = ()
+    shapes: tuple[BurrShape, ...]
+    problems: tuple[BurrProblem, ...] = ()
     grid: int = CUBE_GRID
     colors: tuple[tuple[int, int, int], ...] = ()
     comment: str = ""

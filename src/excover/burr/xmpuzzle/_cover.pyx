@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The hot loops of :mod:`excover.formats.burrtools.cover`, compiled: the placements of
+"""The hot loops of :mod:`excover.burr.xmpuzzle.cover`, compiled: the placements of
 a problem's pieces on its result, and the option each option becomes under a symmetry.
 
 - :func:`fitting`: for every orientation of every piece and every translation of the
@@ -170,7 +170,7 @@ cdef inline void _image(
 ) noexcept nogil:
     """The image of one voxel under transformation ``t``: ``matrices[t] @ v +
     offsets[t]``, on the prism grid of the voxel's strip coordinates ``(a, b, c, z)``
-    (see :func:`~excover.formats.burrtools.lattice.prism_strips`)."""
+    (see :func:`~excover.burr.xmpuzzle.lattice.prism_strips`)."""
     cdef int64_t strips[4]
     cdef int64_t moved[4]
     cdef int64_t down, i, total
