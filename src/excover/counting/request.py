@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from dataclasses import KW_ONLY
     from typing import Protocol
 
-    from excover.problem import Problem
+    from excover.problem import Problem, SearchOptions
 
     class Bar(Protocol):
         """A progress bar as the runs draw it (:class:`excover.cli.progress.Progress`)."""
@@ -118,6 +118,18 @@ class MethodRequest(Record):
         if self.deadline is None:
             return None
         return max(0.0, self.deadline - time.monotonic())
+
+    def engine_options(self) -> SearchOptions:
+        """The options that choose how a search runs, those given: ``heuristic``,
+        ``seed`` and ``engine`` (not ``"auto"``), as the engines take them."""
+        options: SearchOptions = {}
+        if self.heuristic is not None:
+            options["heuristic"] = self.heuristic
+        if self.seed is not None:
+            options["seed"] = self.seed
+        if self.engine != "auto":
+            options["engine"] = self.engine
+        return options
 
     def search_options_given(self) -> bool:
         """Whether search options send ``method="auto"`` to one search, as they do in

@@ -165,14 +165,7 @@ class TaskBar(Record):
 
 def task_options(request: Request) -> dict[str, Any]:
     """The search options of each subproblem (a front end refuses the others first)."""
-    options: dict[str, Any] = {}
-    if request.heuristic is not None:
-        options["heuristic"] = request.heuristic
-    if request.seed is not None:
-        options["seed"] = request.seed
-    if request.engine != "auto":
-        options["engine"] = request.engine
-    return options
+    return dict(request.engine_options())
 
 
 def count(problem: Problem, request: Request) -> SplitOutcome:

@@ -445,13 +445,7 @@ def _with_preprocessing(outcome: Outcome, reduced: Preprocessed[Problem]) -> Out
 def search_options(request: Request) -> SearchOptions:
     """The search options of ``request`` as the operations take them: those given, and
     the time left before its deadline as ``timeout``."""
-    options: SearchOptions = {}
-    if request.heuristic is not None:
-        options["heuristic"] = request.heuristic
-    if request.seed is not None:
-        options["seed"] = request.seed
-    if request.engine != "auto":
-        options["engine"] = request.engine
+    options = request.engine_options()
     if request.max_nodes is not None:
         options["max_nodes"] = request.max_nodes
     left = request.time_left()
