@@ -42,6 +42,7 @@ __all__ = [
     "check_union",
     "counts",
     "engines_for",
+    "engines_telling_progress",
     "listings",
     "one_per_orbit",
     "orbit_counts",
@@ -58,7 +59,7 @@ SYMMETRIC: tuple[str, ...] = tuple(m for m in METHODS if not METHOD_TRAITS[m].so
 
 #: The routes that take every problem; the others take only some (the route choice tries
 #: them where they may apply).
-ALWAYS_ROUTES: tuple[str, ...] = ("dlx", "bits", "dxz")
+ALWAYS_ROUTES: tuple[str, ...] = ("dlx", "bits", "dxz")  # specific routes: those that take all
 
 #: The number of subproblems of the in-process parallel split.
 TASKS = 3
@@ -75,6 +76,16 @@ def engines_for(problem: ExactCover) -> tuple[str, ...]:
     """The compiled engines of :data:`~excover.names.SEARCH_ENGINES` that run
     ``problem``, as the engines themselves say (dancing cells has no multiplicities)."""
     return tuple(engine for engine in SEARCH_ENGINES if _runs(problem, engine))
+
+
+def engines_telling_progress() -> tuple[str, ...]:
+    """The compiled engines of :data:`~excover.names.SEARCH_ENGINES` whose
+    :meth:`~excover.engines.Search.progress` tells the share of the tree walked on
+    Algorithms X and C, as the engines themselves say (None from one that keeps no such
+    estimate: dancing cells)."""
+    from excover.puzzles.queens import queens
+
+    return tuple(e for e in SEARCH_ENGINES if queens(4).search(engine=e).progress() is not None)
 
 
 def _runs(problem: ExactCover, engine: str) -> bool:

@@ -33,6 +33,8 @@ def same_search(
 ) -> None:
     """Both engines: the same first ``limit`` solutions in the same order, then the same
     count and the same number of nodes (up to ``max_nodes``, where both must stop)."""
+    # specific engines: this module checks the bit-parallel engine against dancing links
+    # (the reference) on problems past a machine word; test_oracle.py covers every engine
     runs = [
         Search(problem, engine=engine, heuristic=heuristic, max_nodes=max_nodes)
         for engine in ("dlx", "bits")

@@ -101,7 +101,8 @@ def test_solve_documents_stream_valid_solutions(
 @pytest.mark.parametrize(
     ("extra", "method"),
     [
-        (["--workers", "2"], ("search", "zdd")),  # auto: a race on the whole problem decides
+        # specific methods: those a race of auto's routes on the whole problem may end as
+        (["--workers", "2"], ("search", "zdd")),
         (["--workers", "2", "--method", "search", "--tasks", "5"], "search"),
         (["--workers", "2", "--method", "zdd"], "zdd"),  # the frontier count
         (["--method", "zdd", "--tasks", "3"], "zdd"),  # DXZ subproblems

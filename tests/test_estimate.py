@@ -17,10 +17,12 @@ from fractions import Fraction
 import pytest
 from budget import examples
 from builders import Instance, Kind, instances
-from hypothesis import given, settings
+from every_way import engines_for
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, Search
+from excover.names import SEARCH_ENGINES
 from excover.parallel import probes
 from excover.parallel.engine_trees import BitsState, root
 from excover.parallel.probes import (
@@ -97,10 +99,12 @@ def colored(seed: int) -> ExactCover:
 @given(instances("MCC", 10))
 def test_each_engine_walks_its_own_tree(instance: Instance) -> None:
     """With multiplicities, dancing links walk State's tree (DLX3's choices) and the
-    bit-parallel engine walks BitsState's: same solutions, each engine's own nodes."""
+    bit-parallel engine walks BitsState's: same solutions, each engine's own nodes. Every
+    engine that runs the problem (dancing cells takes none with multiplicities) walks the
+    tree :func:`root` says it walks."""
     problem = instance.build()
     layout = Layout.of(problem)
-    for engine in ("dlx", "bits"):
+    for engine in engines_for(problem):
         search = Search(problem, engine=engine)
         count = search.count()
         assert walk(root(layout, engine)) == (search.stats.nodes, count)
@@ -115,6 +119,7 @@ def test_the_trees_differ_where_an_item_is_done() -> None:
     problem.add_option(["0", "1"])
     problem.add_option(["0"])
     nodes = {}
+    # specific engines: the two that run multiplicities, whose trees differ here
     for engine in ("dlx", "bits"):
         search = Search(problem, engine=engine)
         assert search.count() == 2
@@ -167,14 +172,15 @@ def every_sample(
 @settings(max_examples=examples(40), deadline=None)
 @given(
     st.sampled_from(KINDS).flatmap(lambda kind: instances(kind, 7)),
-    st.sampled_from(["dlx", "bits"]),
+    st.sampled_from(SEARCH_ENGINES),
     st.sampled_from([None, 1, 2]),
 )
 def test_samples_are_unbiased(instance: Instance, engine: str, cutoff: int | None) -> None:
     """Chen's theorem, checked exactly: over the distribution of one sample, the mean
     estimates are the tree's nodes and the problem's solutions (with subtrees counted
-    below ``cutoff`` or not)."""
+    below ``cutoff`` or not), on the tree of each engine that runs the problem."""
     problem = instance.build()
+    assume(engine in engines_for(problem))
     start = root(Layout.of(problem), engine)
     nodes, solutions = walk(start)
     outcomes = list(every_sample(start, engine, [], cutoff))

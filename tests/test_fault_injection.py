@@ -122,6 +122,7 @@ def test_a_time_limit_ends_the_run_with_a_partial_result(
         assert 0 <= int(out.split()[0]) <= QUEENS16
 
 
+# specific methods: one of each kind of worker, a search's and a family count's
 @pytest.mark.parametrize("method", ["search", "zdd"])
 def test_workers_die_with_a_killed_main_process(tmp_path: Path, method: str) -> None:
     """SIGKILL leaves no chance to clean up: the workers end by themselves."""

@@ -156,6 +156,7 @@ def test_json_counts_are_numbers_while_a_double_holds_them() -> None:
 # --------------------------------------------------------------------------- the API
 
 
+# specific methods: those that count twenty thousand digits in time (no search does)
 @pytest.mark.parametrize("method", ["zdd", "auto"])
 def test_the_api_counts_twenty_thousand_digits(
     problem: ExactCover, expected: int, method: str
@@ -181,6 +182,7 @@ def test_count_prints_the_exact_count(
     assert f"solutions: {reference(expected)}\n" in err
 
 
+# specific methods: those that count twenty thousand digits in time (no search does)
 @pytest.mark.parametrize("method", ["zdd", "auto"])
 def test_count_json_holds_the_exact_count(
     problem_file: Path, expected: int, method: str, capsys: pytest.CaptureFixture[str]

@@ -88,7 +88,7 @@ def test_the_command_line_reads_method_dlx_with_one_note(
 
 
 def test_json_documents_name_the_method_search(capsys: pytest.CaptureFixture[str]) -> None:
-    for method in ("search", "dlx"):
+    for method in ("search", "dlx"):  # specific methods: the name and its old name
         status, out, _ = run(capsys, "count", QUEENS8, "--method", method, "--json")
         document = json.loads(out)
         assert (status, document["method"]) == (0, "search")
@@ -123,7 +123,7 @@ def _as_written_before(path: Path, drop: str) -> None:
     path.write_text(json.dumps(data))
 
 
-@pytest.mark.parametrize("method", ["search", "dlx"])
+@pytest.mark.parametrize("method", ["search", "dlx"])  # specific methods: the name, its old name
 def test_an_old_checkpoint_resumes_and_its_next_save_says_search(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, method: str
 ) -> None:

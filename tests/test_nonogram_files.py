@@ -200,7 +200,7 @@ def test_command_counts_classifies_and_writes(
 ) -> None:
     multiple = str(DATA / "multiple12.txt")
     expected = nonogram.count(nonogram.read(multiple))
-    for method in ("auto", "sat"):
+    for method in ("auto", "sat"):  # specific methods: nonogram's own, not exact cover's
         assert main(["nonogram", multiple, "--count", "--method", method]) == 0
         assert capsys.readouterr().out.strip() == str(expected)
     assert main(["nonogram", multiple, "--count", "--limit", "2"]) == 1  # cut short: partial

@@ -25,6 +25,7 @@ from test_totals_symmetry import TILINGS
 
 from excover import LimitReached
 from excover.main import main
+from excover.names import SEARCH_ENGINES
 from excover.puzzles.queens import queens
 from excover.solving import registry
 from excover.symmetry import BrokenSearch, Group
@@ -50,7 +51,7 @@ def _stopped_count(search: BrokenSearch) -> tuple[bool, int]:
 
 
 @pytest.mark.parametrize("n", [9, 10, 11, 12])
-@pytest.mark.parametrize("engine", ["bits", "dlx"])
+@pytest.mark.parametrize("engine", SEARCH_ENGINES)
 def test_a_stopped_broken_count_is_a_lower_bound_that_grows_to_the_total(
     n: int, engine: str
 ) -> None:

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 from budget import examples
+from every_way import engines_for, engines_telling_progress
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover
 from excover.counting import routes
+from excover.names import SEARCH_ENGINES
 from excover.puzzles.queens import queens
 from excover.zdd import frontier
 
@@ -23,8 +25,8 @@ KNUTH = Path(__file__).parent / "data" / "knuth"
 def shares(
     problem: ExactCover, step: int, engine: str = "bits", **options: object
 ) -> tuple[list[float], int]:
-    """The share walked after every ``step`` nodes of a count on ``engine`` (the
-    bit-parallel engine or dancing links), then the count."""
+    """The share walked after every ``step`` nodes of a count on ``engine`` (one of
+    :func:`engines_telling_progress`), then the count."""
     search = problem.search(engine=engine, **options)  # type: ignore[arg-type]
     seen = [search.progress()]
     while not search.count_until(search.stats.nodes + step):
@@ -35,7 +37,7 @@ def shares(
     return [float(share) for share in seen if share is not None], total
 
 
-@pytest.mark.parametrize("engine", ["bits", "dlx"])
+@pytest.mark.parametrize("engine", engines_telling_progress())
 @pytest.mark.parametrize("name", ["pento3x20", "scott", "queens10"])
 def test_the_share_grows_from_zero_to_one(name: str, engine: str) -> None:
     """0 before the first node, 1 once the count is over, never going back between (a
@@ -90,13 +92,16 @@ def test_links_tells_the_share_the_bit_parallel_engine_tells(name: str) -> None:
 
 def test_cells_and_multiplicities_do_not_tell() -> None:
     """Dancing cells keeps no such estimate; Algorithm M is not estimated this way (its
-    branches close items): None."""
+    branches close items): None, from every engine that runs it."""
+    assert "cells" not in engines_telling_progress()
+    assert set(engines_telling_progress()) <= set(SEARCH_ENGINES)
     assert queens(6).search(engine="cells").progress() is None
     multi = ExactCover(["a", "b"])
     for option in (["a"], ["a"], ["b"]):
         multi.add_option(option)
     multi.set_multiplicity("a", 1, 2)
-    for engine in ("bits", "dlx"):
+    assert engines_for(multi)
+    for engine in engines_for(multi):
         assert multi.search(engine=engine).progress() is None
 
 

@@ -22,6 +22,8 @@ def count(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str
 
 
 @pytest.mark.parametrize("name", ["domino6x6", "queens8", "queens10"])
+# specific methods: this module's (the ZDD and the route choice that may run it), each
+# against a search
 @pytest.mark.parametrize("method", ["zdd", "auto"])
 def test_methods_agree_with_dlx(capsys: pytest.CaptureFixture[str], name: str, method: str) -> None:
     path = str(KNUTH / f"{name}.dlx")
