@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from excover.parallel import Estimate, Subproblem
     from excover.permutations import Generator
     from excover.sat import CNF
+    from excover.solving.request import Request
     from excover.solving.solutions import Solutions
     from excover.symmetry import Group
     from excover.zdd import Family
@@ -188,26 +189,16 @@ class ExactCover(Problem):
         ``preprocess=True`` searches the problem :func:`excover.preprocess.preprocess`
         reduces, as :meth:`count` does, and yields its solutions as this problem's options.
         """
-        method = _check_method(method)
-        _check_options(options)
         check_limit(limit)
         symmetric = up_to_symmetry or (symmetry is not None and symmetry is not False)
-        if preprocess:
-            registry.check_no_symmetry(up_to_symmetry, symmetry)
-        if symmetric:
-            if workers is not None:
-                raise UsageError(
-                    "a listing with symmetry is one search: workers= goes with count()"
-                )
-            registry.check_symmetric(method, solver, amo, executor, tasks, options)
-        elif workers is not None or executor is not None or tasks is not None:
-            _check_parallel(method, solver, amo, options)
-        request = api_request(
+        if symmetric and workers is not None:
+            raise UsageError("a listing with symmetry is one search: workers= goes with count()")
+        request = _checked_request(
+            "solutions",
             method,
             options,
-            "solutions",
-            solver,
-            amo,
+            solver=solver,
+            amo=amo,
             limit=limit,
             preprocess=preprocess,
             symmetry=symmetry,
@@ -269,20 +260,12 @@ class ExactCover(Problem):
         (:data:`excover.counting.choice.PREPROCESS_ABOVE`), within a share of that time;
         ``preprocess=False`` never does (docs/model-and-search.md#preprocessing).
         """
-        method = _check_method(method)
-        _check_options(options)
-        if preprocess:
-            registry.check_no_symmetry(up_to_symmetry, symmetry)
-        if up_to_symmetry or (symmetry is not None and symmetry is not False):
-            registry.check_symmetric(method, solver, amo, executor, tasks, options)
-        elif workers is not None or executor is not None or tasks is not None:
-            _check_parallel(method, solver, amo, options)
-        request = api_request(
+        request = _checked_request(
+            "count",
             method,
             options,
-            "count",
-            solver,
-            amo,
+            solver=solver,
+            amo=amo,
             preprocess=preprocess,
             symmetry=symmetry,
             up_to_symmetry=up_to_symmetry,
@@ -366,6 +349,48 @@ def _check_method(method: str) -> str:
     if not isinstance(method, str) or method not in METHODS:
         raise UsageError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     return method
+
+
+def _checked_request(
+    operation: str,
+    method: str,
+    options: SearchOptions,
+    *,
+    solver: str | None,
+    amo: str | None,
+    preprocess: bool | None,
+    symmetry: bool | Group | Iterable[Generator] | None,
+    up_to_symmetry: bool,
+    workers: int | None,
+    executor: object | None,
+    tasks: int | None,
+    limit: int | None = None,
+) -> Request:
+    """The orchestrator's request of an API call of ``operation`` (``count`` or
+    ``solutions``), its arguments checked first: the method, the search options, and
+    what a symmetric run or a run on subproblems cannot take."""
+    method = _check_method(method)
+    _check_options(options)
+    if preprocess:
+        registry.check_no_symmetry(up_to_symmetry, symmetry)
+    if up_to_symmetry or (symmetry is not None and symmetry is not False):
+        registry.check_symmetric(method, solver, amo, executor, tasks, options)
+    elif workers is not None or executor is not None or tasks is not None:
+        _check_parallel(method, solver, amo, options)
+    return api_request(
+        method,
+        options,
+        operation,
+        solver,
+        amo,
+        limit=limit,
+        preprocess=preprocess,
+        symmetry=symmetry,
+        up_to_symmetry=up_to_symmetry,
+        workers=workers,
+        executor=executor,
+        tasks=tasks,
+    )
 
 
 def _check_parallel(
