@@ -13,6 +13,11 @@ counts assemblies under (:mod:`excover.burr.xmpuzzle.cover`)::
     cover = ExactCover.from_burrtools(puzzle, 0)
     cover.count()                        # every assembly
     cover.count(up_to_symmetry=True)     # BurrTools' count
+
+The subpackage is BurrTools' file format, in :mod:`excover.burr`'s home but on the
+formats layer (docs/architecture.md): it imports nothing of :mod:`excover.burr` outside
+itself, so that the model's front door, the command line and the tiling library's grids
+read it; the assembly analysis and disassembly of :mod:`excover.burr` build on it.
 """
 
 from excover.burr.xmpuzzle.files import (

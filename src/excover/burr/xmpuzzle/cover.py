@@ -93,7 +93,7 @@ from excover.problem import Widening
 
 if TYPE_CHECKING:
     from excover.permutations import Generator
-    from excover.problem import Problem as Model  # not model.BurrProblem
+    from excover.problem import Problem as Model  # excover's model, not BurrTools' problem
 
 P = TypeVar("P", bound="Model")
 
