@@ -32,7 +32,17 @@ pytestmark = pytest.mark.xdist_group("import layers")
 #: The layers, bottom first (docs/architecture.md draws them). A module may import from
 #: its own layer and the layers below it, never from a layer above.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("names", "numbers", "statistics", "errors", "deadlines", "lazy", "atomic", "display"),
+    (
+        "names",
+        "numbers",
+        "records",
+        "statistics",
+        "errors",
+        "deadlines",
+        "lazy",
+        "atomic",
+        "display",
+    ),
     ("documents",),
     ("entries", "permutations", "problem"),
     ("formats", "burr.xmpuzzle", "preprocess"),

@@ -23,6 +23,7 @@ from test_studio_api import client, events, soma_design, start  # noqa: F401
 
 from excover.cli.exact_cover.commands import _gap
 from excover.tiling import mesh
+from excover.tiling.grids import GRIDS
 from excover.tiling.mesh import PRINT_GAP
 
 #: The edge of a cell in the STL files, in millimetres.
@@ -142,7 +143,8 @@ def test_the_default_gap_is_the_command_lines(client: Any) -> None:  # noqa: F81
     """Without a gap the file has the command line's default (its ``--gap``'s), which the
     page is sent with the catalog; with a gap of 0 the pieces touch, and a reader merging
     points finds them one body."""
-    assert _gap(None, "solution.stl") == PRINT_GAP > 0
+    assert _gap(None, "solution.stl") is None  # the grid's default, then
+    assert mesh.default_gap(GRIDS["cube"]) == PRINT_GAP > 0
     cube = client.get("/api/catalog").json()["grids"]["cube"]
     assert cube["stl_gap"] == PRINT_GAP
     data, solution = soma_stl(client)

@@ -61,10 +61,11 @@ def read_board(
 
     if source.command == "solve":
 
-        def mesh(solution: list[int], gap: float) -> bytes:
-            from excover.tiling.mesh import solution_stl
+        def mesh(solution: list[int], gap: float | None) -> tuple[bytes, float]:
+            from excover.tiling.mesh import default_gap, solution_stl
 
-            return solution_stl(tiling.decode(solution), gap)
+            apart = default_gap(tiling.grid) if gap is None else gap
+            return solution_stl(tiling.decode(solution), apart), apart
 
         source.mesh = mesh
     method = source.method

@@ -48,6 +48,7 @@ __all__ = [
     "PRINT_GAP",
     "MeshLibraryError",
     "cells_mesh",
+    "default_gap",
     "gapped",
     "piece_stls",
     "solution_mesh",
@@ -142,6 +143,12 @@ def meshed(grid: Grid) -> bool:
     grid's outline names (extruded one cell high)."""
     outline = grid.traits.outline
     return grid.solid or (outline.corners is not None and outline.placer is not None)
+
+
+def default_gap(grid: Grid) -> float:
+    """The gap of a solution's STL file on ``grid`` when none is asked for:
+    :data:`PRINT_GAP` where its pieces may be moved apart (:func:`gapped`), else 0."""
+    return PRINT_GAP if gapped(grid) else 0.0
 
 
 def gapped(grid: Grid) -> bool:

@@ -139,9 +139,10 @@ def run_solve(args: argparse.Namespace) -> int:
             if not request.quiet:
                 print(f"excover: solution 1 drawn in {svg}", file=sys.stderr)
         if found == 1 and stl is not None and source.mesh is not None:
-            common.write_file(stl, source.mesh(solution, apart))
+            data, apart_used = source.mesh(solution, apart)
+            common.write_file(stl, data)
             if not request.quiet:
-                spacing = f", {apart:g} mm apart" if apart else ""
+                spacing = f", {apart_used:g} mm apart" if apart_used else ""
                 print(
                     f"excover: solution 1 written in {stl} (one closed body a piece{spacing})",
                     file=sys.stderr,
@@ -185,18 +186,14 @@ def _nothing_to_draw(path: str) -> str:
     )
 
 
-def _gap(gap: float | None, stl: str | None) -> float:
+def _gap(gap: float | None, stl: str | None) -> float | None:
     """``--gap MM``, checked before the search: with ``--stl``, from 0 to under a quarter
-    of the 10 mm cells (a triangle keeps a body); when not given, the STL files' default
-    (:data:`excover.tiling.mesh.PRINT_GAP`, the studio's too)."""
+    of the 10 mm cells (a triangle keeps a body); None when not given (the board's grid
+    then takes its default: :func:`excover.tiling.mesh.default_gap`)."""
     import math
 
     if gap is None:
-        if stl is None:
-            return 0.0  # no STL file: no gap
-        from excover.tiling.mesh import PRINT_GAP
-
-        return PRINT_GAP
+        return None
     if stl is None:
         raise UsageError("--gap goes with --stl (the gap between the printed pieces)")
     if not (math.isfinite(gap) and 0 <= gap < 2.5):

@@ -264,7 +264,8 @@ def _add_solve(commands: Any, read_board: BoardReader) -> None:
         type=float,
         metavar="MM",
         help="with --stl: millimetres left between pieces that touch (each face moved "
-        "MM/2 inward; from 0 to under 2.5; default 0.2), so that a program reading the "
+        "MM/2 inward; from 0 to under 2.5; default 0.2, or 0 on the solid grids other than "
+        "cubes, which take no gap yet), so that a program reading the "
         "file finds each piece a watertight body of its own and printed pieces fit; 0: "
         "the pieces touch face to face, and a reader merging equal points sees one mesh",
     )

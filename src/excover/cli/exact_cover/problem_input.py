@@ -40,7 +40,8 @@ class ProblemSource:
     (:meth:`excover.tiling.Tiling.total`, which ``count`` hands the orchestrator so that
     a count of a board breaks its group by default, as a ``.cmb`` count does), None for
     any other problem; and ``mesh``, the STL file of a tiling's solution with a gap in
-    millimetres (``solve --stl``), None for any other problem."""
+    millimetres (None: the grid's default) and the gap it has (``solve --stl``), None
+    for any other problem."""
 
     __slots__ = (
         "command",
@@ -69,7 +70,7 @@ class ProblemSource:
         self.svg: str | None = getattr(args, "svg", None)
         self.up_to_symmetry = bool(getattr(args, "up_to_symmetry", False))
         self.totals: Totals | None = None
-        self.mesh: Callable[[list[int], float], bytes] | None = None
+        self.mesh: Callable[[list[int], float | None], tuple[bytes, float]] | None = None
 
 
 def read_problem(path: str, number: int | None = None, up_to_symmetry: bool = False) -> ExactCover:

@@ -38,76 +38,26 @@ class CoverRequest(RunOptions):
     - a count by subproblems: ``workers``, ``tasks``, ``checkpoint``,
       ``checkpoint_every``, ``dask``, ``task_timeout``, ``split_after``."""
 
-    __slots__ = (
-        "amo",
-        "break_symmetry",
-        "checkpoint",
-        "checkpoint_every",
-        "dask",
-        "engine",
-        "heuristic",
-        "limit",
-        "max_memory",
-        "max_nodes",
-        "method",
-        "preprocess",
-        "route",
-        "seed",
-        "solver",
-        "split_after",
-        "task_timeout",
-        "tasks",
-        "up_to_symmetry",
-        "workers",
-    )
-
-    def __init__(
-        self,
-        command: str,
-        *,
-        method: str = "auto",
-        heuristic: str | None = None,
-        seed: int | None = None,
-        engine: str | None = None,
-        route: str | None = None,
-        solver: str | None = None,
-        amo: str | None = None,
-        preprocess: bool | None = None,
-        limit: int | None = None,
-        max_nodes: int | None = None,
-        max_memory: int | None = None,
-        up_to_symmetry: bool = False,
-        break_symmetry: bool | None = None,
-        workers: int | None = None,
-        tasks: int | None = None,
-        checkpoint: str | None = None,
-        checkpoint_every: float = CHECKPOINT_EVERY,
-        dask: str | None = None,
-        task_timeout: float | None = None,
-        split_after: float = SPLIT_AFTER,
-        **run: Any,
-    ) -> None:
-        super().__init__(command, **run)
-        self.method = method
-        self.heuristic = heuristic
-        self.seed = seed
-        self.engine = engine
-        self.route = route
-        self.solver = solver
-        self.amo = amo
-        self.preprocess = preprocess
-        self.limit = limit
-        self.max_nodes = max_nodes
-        self.max_memory = max_memory
-        self.up_to_symmetry = up_to_symmetry
-        self.break_symmetry = break_symmetry
-        self.workers = workers
-        self.tasks = tasks
-        self.checkpoint = checkpoint
-        self.checkpoint_every = checkpoint_every
-        self.dask = dask
-        self.task_timeout = task_timeout
-        self.split_after = split_after
+    method: str = "auto"
+    heuristic: str | None = None
+    seed: int | None = None
+    engine: str | None = None
+    route: str | None = None
+    solver: str | None = None
+    amo: str | None = None
+    preprocess: bool | None = None
+    limit: int | None = None
+    max_nodes: int | None = None
+    max_memory: int | None = None
+    up_to_symmetry: bool = False
+    break_symmetry: bool | None = None
+    workers: int | None = None
+    tasks: int | None = None
+    checkpoint: str | None = None
+    checkpoint_every: float = CHECKPOINT_EVERY
+    dask: str | None = None
+    task_timeout: float | None = None
+    split_after: float = SPLIT_AFTER
 
     @classmethod
     def read(cls, args: argparse.Namespace, command: str | None = None, **fixed: Any) -> Self:
@@ -115,7 +65,7 @@ class CoverRequest(RunOptions):
         default, as ``excover count`` has it), with the fields ``fixed`` set by the
         command itself (a method it alone runs, a limit of its own)."""
         fields = run_fields(args, command)
-        for name in CoverRequest.__slots__:
+        for name in CoverRequest._fields[len(RunOptions._fields) :]:
             if hasattr(args, name):
                 fields[name] = getattr(args, name)
         fields.update(fixed)
@@ -123,10 +73,11 @@ class CoverRequest(RunOptions):
 
     def but(self, **changes: Any) -> Self:
         """A copy of this request with ``changes`` (the same run: the same deadline)."""
+        unknown = set(changes) - set(self._fields)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {sorted(unknown)[0]!r}")
         copy = object.__new__(type(self))
-        for kind in type(self).__mro__:
-            for name in getattr(kind, "__slots__", ()):
-                setattr(copy, name, changes.get(name, getattr(self, name)))
+        copy.__dict__.update(self.__dict__, **changes)
         return copy
 
     @property

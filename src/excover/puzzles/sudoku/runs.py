@@ -40,21 +40,9 @@ class SudokuRequest(CoverRequest):
     without ``--count``), ``classify`` (``--classify``) and ``pretty``
     (``--pretty``)."""
 
-    __slots__ = ("all", "classify", "pretty")
-
-    def __init__(
-        self,
-        command: str,
-        *,
-        all: bool = False,
-        classify: bool = False,
-        pretty: bool = False,
-        **cover: Any,
-    ) -> None:
-        super().__init__(command, **cover)
-        self.all = all
-        self.classify = classify
-        self.pretty = pretty
+    all: bool = False
+    classify: bool = False
+    pretty: bool = False
 
 
 class SudokuReport:
