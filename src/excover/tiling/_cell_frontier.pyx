@@ -282,11 +282,7 @@ cdef class _Counter:
         self.words = words
         self.limbs = limbs
         self.rec = words + limbs
-        self.max_bytes = max_bytes
-        self.peak = 0
-        self.overflowed = 0
-        memset(&self.old, 0, sizeof(Table))
-        memset(&self.new, 0, sizeof(Table))
+        self.max_bytes = max_bytes   # the rest starts zeroed: no tables, peak or overflow
 
     def __dealloc__(self):
         free(self.old.rec)
@@ -296,10 +292,7 @@ cdef class _Counter:
         """``table`` made an empty table of ``cap`` slots, ``besides`` other slots held
         meanwhile (for the bound)."""
         cdef int64_t slot_bytes = 8 * self.rec
-        if self.max_bytes and (cap + besides) * slot_bytes > self.max_bytes:
-            from excover.errors import MemoryBoundError
-
-            raise MemoryBoundError(self.max_bytes, "the cell frontier count")
+        _bounded(self.max_bytes, cap + besides, slot_bytes, "the cell frontier count")
         table.rec = <uint64_t *>calloc(cap, slot_bytes)
         if table.rec == NULL:
             table.cap = table.n = 0
@@ -374,13 +367,6 @@ cdef class _Counter:
         self.old.cap = self.old.n = k
         self.new.rec = NULL
         self.new.cap = self.new.n = 0
-        if k > self.peak:
-            self.peak = k
-
-    cdef int _renew(self) except -1:
-        """A new table made for a fifth more states than the old one holds."""
-        self._allocate(&self.new, max(1024, self.old.n * 12 // FULL_TENTHS + 1), self.old.n)
-        return 0
 
 
 # ---------------------------------------------------------------------------------------
@@ -448,24 +434,44 @@ cdef int _decode(St *s, const uint64_t *key, const Layout *at, const Algebra *g)
     return 0
 
 
+cdef inline int _numbered(const uint8_t *lab, int width, int *order, int *inv,
+                          const uint8_t *pot, int *first, const uint8_t *blk, int *border,
+                          int *binv, int *nb) noexcept nogil:
+    """Number the components of the slots' labels ``lab`` (0: no cell, else component
+    + 1) in the order the slots meet them: component ``c`` gets ``order[c]`` (-1: on no
+    slot), number ``j`` is component ``inv[j]``; returns how many there are. With
+    ``pot`` (else NULL), ``first[c]`` is ``pot`` at the first slot of ``c``; with
+    ``blk`` (else NULL), the blocks ``blk[c]`` are numbered as their first components
+    are: ``border`` (all -1 before) and ``binv`` as ``order`` and ``inv``, ``nb[0]`` of
+    them. Inlined with its NULLs, each caller's loop is the one pass it was."""
+    cdef int i, c, n = 0
+    for c in range(MAXC):
+        order[c] = -1
+    for i in range(width):
+        if lab[i]:
+            c = lab[i] - 1
+            if order[c] < 0:
+                order[c] = n
+                inv[n] = c
+                n += 1
+                if pot != NULL:
+                    first[c] = pot[i]
+                if blk != NULL and border[blk[c]] < 0:
+                    border[blk[c]] = nb[0]
+                    binv[nb[0]] = blk[c]
+                    nb[0] += 1
+    return n
+
+
 cdef bint _encode(const St *s, uint64_t *key, const Layout *at, const Algebra *g) noexcept:
     """The canonical key of ``s`` into ``key``; False when a key read back would not be
     ``s`` (never: the layout holds every state of its width)."""
     cdef int order[MAXC]
     cdef int inv[MAXC]
     cdef int first[MAXC]
-    cdef int i, j, c, d, n = 0, b = 0, m, hs
+    cdef int i, j, c, d, n, b = 0, m, hs
     memset(key, 0, 8 * at.words)
-    for c in range(MAXC):
-        order[c] = -1
-    for i in range(at.width):
-        if s.lab[i]:
-            c = s.lab[i] - 1
-            if order[c] < 0:
-                order[c] = n
-                inv[n] = c
-                first[c] = s.pot[i]
-                n += 1
+    n = _numbered(s.lab, at.width, order, inv, s.pot, first, NULL, NULL, NULL, NULL)
     for i in range(at.width):
         if s.lab[i]:
             c = s.lab[i] - 1
@@ -664,22 +670,11 @@ cdef int _bencode(const Bl *s, uint64_t *key, const Layout *at) noexcept:
     cdef int border[MAXC]
     cdef int binv[MAXC]
     cdef int cinv[MAXC]
-    cdef int i, c, n = 0, nb = 0, b = 0
+    cdef int i, n, nb = 0, b = 0
     memset(key, 0, 8 * at.words)
     for i in range(MAXC):
-        corder[i] = -1
         border[i] = -1
-    for i in range(at.width):
-        if s.lab[i]:
-            c = s.lab[i] - 1
-            if corder[c] < 0:
-                corder[c] = n
-                cinv[n] = c
-                n += 1
-                if border[s.blk[c]] < 0:
-                    border[s.blk[c]] = nb
-                    binv[nb] = s.blk[c]
-                    nb += 1
+    n = _numbered(s.lab, at.width, corder, cinv, NULL, NULL, s.blk, border, binv, &nb)
     for i in range(at.width):
         _put(key, &b, corder[s.lab[i] - 1] + 1 if s.lab[i] else 0, at.lbits)
     for i in range(n):
@@ -791,13 +786,7 @@ cdef enum:
     WORDS = 6
     CHUNK = 1 << 14      # records written or read at a time
 
-
-cdef inline uint64_t _mixed(uint64_t h, uint64_t word) noexcept nogil:
-    """``h`` with ``word`` mixed in (splitmix64's step)."""
-    h += word + 0x9E3779B97F4A7C15ULL
-    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL
-    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL
-    return h ^ (h >> 31)
+include "_checkpoints.pxi"
 
 
 cdef inline uint64_t _record_sum(const uint64_t *rec, int n) noexcept nogil:
@@ -807,13 +796,6 @@ cdef inline uint64_t _record_sum(const uint64_t *rec, int n) noexcept nogil:
     for i in range(n):
         h = _mixed(h, rec[i])
     return h
-
-
-cdef uint64_t _sealed(uint64_t records, const uint64_t *header) noexcept:
-    cdef int k
-    for k in range(WORDS - 1):
-        records = _mixed(records, header[k])
-    return records
 
 
 def checksum(words, records):
@@ -831,17 +813,6 @@ def checksum(words, records):
             rec[i] = word
         total += _record_sum(rec, len(record))
     return _sealed(total, header)
-
-
-cdef int _write(int descriptor, const void *data, Py_ssize_t size) except -1:
-    cdef Py_ssize_t at = 0
-    view = PyMemoryView_FromMemory(<char *>data, size, PyBUF_READ)
-    while at < size:
-        written = os.write(descriptor, view[at:])
-        if not written:
-            raise OSError(errno.EIO, "the file took no more bytes")
-        at += written
-    return 0
 
 
 cdef int _save(_Counter counter, out, uint64_t digest, int64_t done) except -1:
@@ -876,13 +847,8 @@ cdef int _load(_Counter counter, bytes path, const uint64_t *header, const Layou
     cdef uint64_t *rec
     if chunk == NULL:
         raise MemoryError("the cell frontier count's checkpoint")
-    source = fopen(path, "rb")
-    if source == NULL:
-        free(chunk)
-        raise OSError(f"cannot read {path.decode(errors='replace')}")
+    source = _records(path, chunk, &left)
     try:
-        if fseek(source, 16 + WORDS * 8, SEEK_SET) != 0:
-            left = -1
         while left > 0:
             got = fread(chunk, 8 * counter.rec, min(left, <int64_t>CHUNK), source)
             if got <= 0:
@@ -902,15 +868,7 @@ cdef int _load(_Counter counter, bytes path, const uint64_t *header, const Layou
     finally:
         fclose(source)
         free(chunk)
-    if left != 0 or _sealed(total, header) != header[5]:
-        from excover.parallel.checkpoint import DamagedCheckpoint
-
-        raise DamagedCheckpoint(
-            f"checkpoint {path.decode(errors='replace')} is damaged (its states are not a"
-            " count's, or do not match its header); move it aside to count from the start")
-    counter._pack()
-    counter._renew()
-    return 0
+    return _loaded(counter, path, left, total, header)
 
 
 cdef int _overflowed() except -1:
@@ -1014,7 +972,7 @@ def count_program(ops, int width, table, int size=0, int mode=0, int pieces=0,
             counter._allocate(&counter.new, 1024, 0)
             counter._add(zero, one)
             counter._pack()
-            counter._renew()
+            _renew(counter)
         finished = start
         last = time.monotonic()
         try:
@@ -1030,12 +988,7 @@ def count_program(ops, int width, table, int size=0, int mode=0, int pieces=0,
                         PyErr_CheckSignals()
                 counter._pack()
                 finished = i + 1
-                if counter.overflowed:
-                    _overflowed()
-                counter._renew()
-                if tick is not None:
-                    tick(finished, nops, counter.old.n)
-                PyErr_CheckSignals()
+                _turned(counter, tick, finished, nops)
                 if save is not None and time.monotonic() - last >= every and finished < nops:
                     with save() as out:
                         _save(counter, out, digest, finished)

@@ -26,7 +26,6 @@ from cpython.memoryview cimport PyMemoryView_FromMemory
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.stdio cimport FILE, SEEK_SET, fclose, fopen, fread, fseek
-from libc.string cimport memset
 
 import errno
 import os
@@ -100,11 +99,7 @@ cdef class _Counter:
     cdef int overflowed
 
     def __cinit__(self, int64_t max_bytes):
-        self.max_bytes = max_bytes
-        self.peak = 0
-        self.overflowed = 0
-        memset(&self.old, 0, sizeof(Table))
-        memset(&self.new, 0, sizeof(Table))
+        self.max_bytes = max_bytes   # the rest starts zeroed: no tables, peak or overflow
 
     def __dealloc__(self):
         free(self.old.keys)
@@ -116,10 +111,7 @@ cdef class _Counter:
         """``table`` made an empty table of ``cap`` slots (what it held is not freed:
         the caller does), ``besides`` other slots held meanwhile (for the bound)."""
         cdef int64_t slot_bytes = sizeof(u128) + sizeof(uint64_t)
-        if self.max_bytes and (cap + besides) * slot_bytes > self.max_bytes:
-            from excover.errors import MemoryBoundError
-
-            raise MemoryBoundError(self.max_bytes, "the dissection count")
+        _bounded(self.max_bytes, cap + besides, slot_bytes, "the dissection count")
         table.keys = <u128 *>malloc(cap * sizeof(u128))
         table.counts = <uint64_t *>calloc(cap, sizeof(uint64_t))
         if table.keys == NULL or table.counts == NULL:
@@ -198,18 +190,6 @@ cdef class _Counter:
         self.new.keys = NULL
         self.new.counts = NULL
         self.new.cap = self.new.n = 0
-        if k > self.peak:
-            self.peak = k
-
-    cdef int _renew(self) except -1:
-        """A new table made for a fifth more states than the old one holds."""
-        self._allocate(&self.new, max(1024, self.old.n * 12 // FULL_TENTHS + 1), self.old.n)
-        return 0
-
-    cdef int _swap(self) except -1:
-        """``_pack``, then ``_renew``."""
-        self._pack()
-        return self._renew()
 
 
 cdef inline int _pair(int a, int b) noexcept nogil:
@@ -260,19 +240,14 @@ cdef int _step(_Counter counter, const Layout *at, int column, u128 key,
                 apart |= (<uint64_t>1) << _pair(up, x)
             if left:
                 apart |= (<uint64_t>1) << _pair(left, x)
-        elif choice == 1:
-            if grown[up] >= size:
+        elif choice <= 2:
+            # the piece above (1) or to the left (2) grows; the other one, if a piece
+            # and another, is kept apart from it
+            x = up if choice == 1 else left
+            if grown[x] >= size:
                 continue
-            x = up
-            grown[up] += 1
-            if left and left != up:
-                apart |= (<uint64_t>1) << _pair(up, left)
-        elif choice == 2:
-            if grown[left] >= size:
-                continue
-            x = left
-            grown[left] += 1
-            if up:
+            grown[x] += 1
+            if up and left and up != left:
                 apart |= (<uint64_t>1) << _pair(up, left)
         else:
             if (held >> _pair(up, left)) & 1 or grown[up] + grown[left] + 1 > size:
@@ -375,14 +350,7 @@ cdef enum:
     WORDS = 6                    # HEADER_WORDS, for C
     CHUNK_RECORDS = 1 << 16      # records written or read at a time (24 bytes each)
 
-
-cdef inline uint64_t _mixed(uint64_t h, uint64_t word) noexcept nogil:
-    """``h`` with ``word`` mixed in (splitmix64's step): any change of either changes
-    each bit of the result with a chance of about a half."""
-    h += word + 0x9E3779B97F4A7C15ULL
-    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL
-    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL
-    return h ^ (h >> 31)
+include "_checkpoints.pxi"
 
 
 cdef inline uint64_t _record_sum(uint64_t lo, uint64_t hi, uint64_t count) noexcept nogil:
@@ -391,15 +359,6 @@ cdef inline uint64_t _record_sum(uint64_t lo, uint64_t hi, uint64_t count) noexc
     words, so that a change of records (two counts swapped between them, which a sum
     of terms linear in each word kept) keeps the sum only by a chance of 2**-64."""
     return _mixed(_mixed(_mixed(0, lo), hi), count)
-
-
-cdef uint64_t _sealed(uint64_t records, const uint64_t *header) noexcept:
-    """The checksum of a checkpoint: the sum of its ``records``' shares with the
-    header's words before the checksum mixed in (a changed header is damage too)."""
-    cdef int k
-    for k in range(WORDS - 1):
-        records = _mixed(records, header[k])
-    return records
 
 
 def checksum(words, records):
@@ -425,20 +384,6 @@ cdef uint64_t *_chunk() except NULL:
     return chunk
 
 
-cdef int _put(int descriptor, const void *data, Py_ssize_t size) except -1:
-    """Write the ``size`` bytes at ``data`` to the file ``descriptor``, all of them (a
-    write may take fewer), through ``os.write``: an OSError (a full disk) or Ctrl-C
-    stops it as any Python write."""
-    cdef Py_ssize_t at = 0
-    view = PyMemoryView_FromMemory(<char *>data, size, PyBUF_READ)
-    while at < size:
-        written = os.write(descriptor, view[at:])
-        if not written:
-            raise OSError(errno.EIO, "the file took no more bytes")
-        at += written
-    return 0
-
-
 cdef int _save(_Counter counter, out, int64_t height, int64_t width, int64_t size,
                int64_t done) except -1:
     """Write the states after ``done`` cells (the old table) to the binary stream
@@ -458,8 +403,8 @@ cdef int _save(_Counter counter, out, int64_t height, int64_t width, int64_t siz
     header[5] = _sealed(total, header)
     chunk = _chunk()
     try:
-        _put(descriptor, MAGIC_BYTES, 16)
-        _put(descriptor, header, WORDS * sizeof(uint64_t))
+        _write(descriptor, MAGIC_BYTES, 16)
+        _write(descriptor, header, WORDS * sizeof(uint64_t))
         for s in range(counter.old.cap):
             if not counter.old.counts[s]:
                 continue
@@ -468,10 +413,10 @@ cdef int _save(_Counter counter, out, int64_t height, int64_t width, int64_t siz
             chunk[3 * k + 2] = counter.old.counts[s]
             k += 1
             if k == CHUNK_RECORDS:
-                _put(descriptor, chunk, k * 3 * sizeof(uint64_t))
+                _write(descriptor, chunk, k * 3 * sizeof(uint64_t))
                 k = 0
         if k:
-            _put(descriptor, chunk, k * 3 * sizeof(uint64_t))
+            _write(descriptor, chunk, k * 3 * sizeof(uint64_t))
     finally:
         free(chunk)
     return 0
@@ -486,13 +431,8 @@ cdef int _load(_Counter counter, bytes path, const Layout *at, const uint64_t *h
     cdef uint64_t total = 0
     cdef uint64_t *chunk = _chunk()
     cdef u128 key
-    source = fopen(path, "rb")
-    if source == NULL:
-        free(chunk)
-        raise OSError(f"cannot read {path.decode(errors='replace')}")
+    source = _records(path, chunk, &left)
     try:
-        if fseek(source, 16 + WORDS * sizeof(uint64_t), SEEK_SET) != 0:
-            left = -1
         while left > 0:
             got = fread(chunk, 3 * sizeof(uint64_t), min(left, <int64_t>CHUNK_RECORDS), source)
             if got <= 0:
@@ -511,14 +451,7 @@ cdef int _load(_Counter counter, bytes path, const Layout *at, const uint64_t *h
     finally:
         fclose(source)
         free(chunk)
-    if left != 0 or _sealed(total, header) != header[5]:
-        from excover.parallel.checkpoint import DamagedCheckpoint
-
-        raise DamagedCheckpoint(
-            f"checkpoint {path.decode(errors='replace')} is damaged (its states are not a"
-            " count's, or do not match its header); move it aside to count from the start")
-    counter._swap()
-    return 0
+    return _loaded(counter, path, left, total, header)
 
 
 cdef int _overflowed() except -1:
@@ -588,7 +521,8 @@ def count_dissections(int64_t height, int width, int size, int64_t max_bytes=0, 
     else:
         counter._allocate(&counter.new, 1024, 0)
         counter._add(0, 1)   # nothing decided: no piece anywhere
-        counter._swap()
+        counter._pack()
+        _renew(counter)
     finished = start  # the cells the old table's states have decided
     last = time.monotonic()
     try:
@@ -603,12 +537,7 @@ def count_dissections(int64_t height, int width, int size, int64_t max_bytes=0, 
                     PyErr_CheckSignals()
             counter._pack()
             finished = cells + 1  # before anything can fail: the old table is that layer
-            if counter.overflowed:
-                _overflowed()
-            counter._renew()
-            if tick is not None:
-                tick(finished, area, counter.old.n)
-            PyErr_CheckSignals()
+            _turned(counter, tick, finished, area)
             if save is not None and time.monotonic() - last >= every and finished < area:
                 on_disk = _kept(counter, save, height, width, size, finished)
                 last = time.monotonic()
