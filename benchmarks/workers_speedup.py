@@ -10,7 +10,14 @@
    pentominoes and the 2x2 square (129,168 packings), interrupted by SIGINT at half the
    time of a whole run (half its CPU time, which the load does not stretch as it does
    the wall-clock time): the share of the search's nodes its checkpoint keeps (at least
-   half), and the time a run resumed from it takes against a whole run.
+   half), and the time a run resumed from it takes against a whole run. The line also
+   gives the most any checkpoint could keep: a run's first CPU seconds (the
+   interpreter, the split, the first save: those of a run given ``--timeout 0``) come
+   before any count, and the whole run's half-time includes them, so that a run
+   stopped then has walked ``(whole / 2 - start) / (whole - start)`` of the nodes at
+   most, short of half by about ``start / 2`` of the time of the nodes (0.48 for
+   0.18 s of 4.7 s): the share kept is that less what the stop loses of the task it
+   stops, and what cutting a subproblem that runs long costs.
 
 Each run is a fresh process (its interpreter's start and imports left out of the time,
 which begins just before the count), the runs of one comparison interleaved round after
@@ -97,13 +104,15 @@ def board_problem(path: Path) -> None:
     Tiling(board, tiles).problem.write(path)
 
 
-def cli_count(dlx: Path, checkpoint: Path, stop_at_cpu: float | None = None) -> dict[str, float]:
-    """``excover count DLX --method search --checkpoint FILE`` on one worker (SIGINT
-    once it has used ``stop_at_cpu`` seconds of CPU, if given: on a shared machine
-    half a run's CPU time is half its work, where half its wall-clock time is not):
-    its wall time, CPU time, exit status and count."""
+def cli_count(
+    dlx: Path, checkpoint: Path, stop_at_cpu: float | None = None, extra: tuple[str, ...] = ()
+) -> dict[str, float]:
+    """``excover count DLX --method search --checkpoint FILE`` (and ``extra``) on one
+    worker (SIGINT once it has used ``stop_at_cpu`` seconds of CPU, if given: on a
+    shared machine half a run's CPU time is half its work, where half its wall-clock
+    time is not): its wall time, CPU time, exit status and count (0: none printed)."""
     command = [sys.executable, "-m", "excover", "count", str(dlx), "--method", "search"]
-    command += ["--checkpoint", str(checkpoint)]
+    command += ["--checkpoint", str(checkpoint), *extra]
     before = os.times()
     began = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -116,7 +125,7 @@ def cli_count(dlx: Path, checkpoint: Path, stop_at_cpu: float | None = None) -> 
     after = os.times()
     cpu = after.children_user + after.children_system
     cpu -= before.children_user + before.children_system
-    return {"wall": wall, "cpu": cpu, "status": process.returncode, "count": int(out or 0)}
+    return {"wall": wall, "cpu": cpu, "status": process.returncode, "count": int(out.strip() or 0)}
 
 
 def _cpu_of(pid: int) -> float:
@@ -149,6 +158,9 @@ def checkpoint_target(rounds: int, allow: bool) -> None:
             complete.unlink(missing_ok=True)
             whole = cli_count(dlx, complete)
             nodes = kept_nodes(complete, dlx)
+            start = cli_count(dlx, Path(folder) / "start.json", extra=("--timeout", "0"))
+            (Path(folder) / "start.json").unlink(missing_ok=True)
+            most = (whole["cpu"] / 2 - start["cpu"]) / max(whole["cpu"] - start["cpu"], 1e-9)
             load = float(os.getloadavg()[0])
             stopped = cli_count(dlx, state, stop_at_cpu=whole["cpu"] / 2)
             kept = kept_nodes(state, dlx)
@@ -160,7 +172,9 @@ def checkpoint_target(rounds: int, allow: bool) -> None:
                 f"{whole['wall']:.2f} s ({whole['cpu']:.2f} s CPU, "
                 f"{whole['cpu'] / whole['wall']:.2f} cores got); SIGINT at half its CPU time, "
                 f"{whole['cpu'] / 2:.2f} s (exit {stopped['status']}), kept "
-                f"{ratio_text(share, load, allow)} of the nodes; the resumed run took "
+                f"{ratio_text(share, load, allow)} of the nodes (at most "
+                f"{ratio_text(most, load, allow)}: {start['cpu']:.2f} s of CPU before any "
+                f"count); the resumed run took "
                 f"{ratio_text(resumed['wall'] / whole['wall'], load, allow)} of a whole "
                 f"run's time ({resumed['cpu'] / whole['cpu']:.2f} of its CPU time); "
                 f"{load_line()}"

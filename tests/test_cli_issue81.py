@@ -230,6 +230,50 @@ def test_few_samples_are_the_first_estimate(
     assert estimate["solutions"] == problem.estimate(50, seed=0).solutions
 
 
+@pytest.mark.parametrize("dear", [True, False])
+def test_estimate_with_samples_notes_probes_as_dear_as_the_count(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    dear: bool,
+) -> None:
+    """``--samples N`` runs its probes as asked, and when they cost at least
+    :data:`~excover.cli.exact_cover.commands.COSTLY_SHARE` of the count they estimate,
+    one note on stderr says so with both figures (the share is fixed here, so that the
+    note does not depend on the machine's speed); ``--quiet`` leaves it out."""
+    from excover.cli.exact_cover import commands
+
+    board = ("#" * 10 + "\n") * 6
+    b = write(tmp_path, "board.txt", board)
+    p = write(tmp_path, "pieces.txt", PENTOMINOES)
+    monkeypatch.setattr(commands, "COSTLY_SHARE", 0.0 if dear else float("inf"))
+    assert main(["estimate", b, "--pieces", p, "--samples", "50"]) == 0
+    captured = capsys.readouterr()
+    assert "random samples" in captured.out  # the probes ran, as asked
+    notes = [line for line in captured.err.splitlines() if "excover: note: the 50 probes" in line]
+    assert len(notes) == (1 if dear else 0)
+    if dear:
+        assert "times the" in notes[0] and "they give a count" in notes[0]
+        assert main(["estimate", b, "--pieces", p, "--samples", "50", "--quiet"]) == 0
+        assert "note:" not in capsys.readouterr().err
+
+
+def test_estimate_note_on_dear_probes_gives_the_figures() -> None:
+    """The note's figures: the probes' seconds, their ratio to the count's estimated
+    seconds, and the tree's nodes; none for an exact estimate or cheap probes."""
+    from excover.cli.exact_cover.commands import _costly_probes
+    from excover.parallel.probes import Estimate
+
+    guess = Estimate(1_830_921.0, 12_750.0, 1e8, 5e4, 2.9, 1000)
+    note = _costly_probes(guess, 2.7)
+    assert note is not None
+    assert "the 1000 probes took 2.7 s, 0.93 times the 2.9 s" in note
+    assert "about 1,830,921 nodes" in note
+    assert _costly_probes(guess, 1.0) is None  # under half the count's time
+    exact = Estimate(1_857_370, 12_597, 95_792_807, 0.0, 0.6, 0, exact=True)
+    assert _costly_probes(exact, 5.0) is None
+
+
 def test_a_stored_count_of_ranged_pieces_is_explained(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

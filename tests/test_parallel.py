@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from excover import ExactCover, ExcoverWarning, Search, UsageError
 from excover.cli.exact_cover.parsers import ESTIMATE_SAMPLES
-from excover.parallel import Subproblem, estimate, split
+from excover.parallel import Subproblem, estimate, split, tree
 from excover.parallel.probes import SAMPLES, Probe, probe, top_of_tree
 from excover.parallel.run import run_tasks
 from excover.parallel.tree import Layout, State, reduced_after
@@ -105,6 +105,53 @@ def test_tree_is_the_engines_tree(instance: Instance) -> None:
     sequential = list(search.solutions())
     assert tree_nodes(State(Layout.of(problem))) == search.stats.nodes
     assert list(problem.solutions(tasks=5)) == sequential
+
+
+def tree_walk(state: State) -> list[tuple[int | None, list[int], list[int]]]:
+    """Every node below ``state`` in depth-first order: the item chosen there, its
+    primary items' counts and its live options."""
+    item = state.choose()
+    found = [(item, list(state.count), sorted(state.live))]
+    if item is None:
+        return found
+    for branch in state.branches(item):
+        below = state.copy()
+        below.follow(item, branch)
+        found += tree_walk(below)
+    return found
+
+
+@settings(max_examples=examples(30))
+@given(st.sampled_from(KINDS).flatmap(lambda kind: instances(kind, 10)))
+def test_options_forgotten_in_bulk_walk_the_same_tree(instance: Instance) -> None:
+    """The tree walk counts the items of many options taken out of play by numpy
+    (:data:`~excover.parallel.tree.BULK_OPTIONS` or more) and of a few by a Counter:
+    the same nodes, choices and counts either way, with multiplicities too."""
+    problem = instance.build()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tree, "BULK_OPTIONS", 1)
+        bulk = tree_walk(State(Layout.of(problem)))
+        patch.setattr(tree, "BULK_OPTIONS", 10**9)
+        assert tree_walk(State(Layout.of(problem))) == bulk
+
+
+def test_options_forgotten_in_bulk_on_a_big_problem() -> None:
+    """On pento3x20, whose options rule out dozens at a time, the split and the probes
+    are the same whichever way the counts go down."""
+    problem = knuth("pento3x20")
+
+    def walks() -> tuple[list[Subproblem], list[Probe]]:
+        rng = random.Random(5)
+        root = State(Layout.of(problem))
+        return split(problem, tasks=20), [probe(root.copy(), rng) for _ in range(50)]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tree, "BULK_OPTIONS", 1)
+        bulk = walks()
+        patch.setattr(tree, "BULK_OPTIONS", 10**9)
+        plain = walks()
+    assert [sub.as_dict() for sub in bulk[0]] == [sub.as_dict() for sub in plain[0]]
+    assert bulk[1] == plain[1]
 
 
 @settings(max_examples=examples(60))

@@ -173,3 +173,20 @@ def test_a_short_run_on_workers_starts_no_process(monkeypatch: pytest.MonkeyPatc
     ledger = Checkpoint(None, fingerprint(problem), "search", split(problem, tasks=12))
     run(LocalRun(problem, ledger, "search", workers=2))
     assert ledger.complete and ledger.count == 92
+
+
+def test_a_subproblem_holding_most_of_the_search_is_cut_before_it_runs() -> None:
+    """One worker: a subproblem of the split estimated to hold more than
+    :data:`~excover.parallel.local.PRECUT_SHARE` of the search is cut before it runs,
+    so that no step of it is lost to the cut (no task stopped, no node walked twice),
+    and the parts land in the ledger one by one; the count is exact."""
+    problem = one_sided(11)
+    ledger = Checkpoint(None, fingerprint(problem), "search", split(problem, depth=1))
+    big = max(range(len(ledger.subproblems)), key=lambda i: ledger.subproblems[i].size)
+    assert ledger.subproblems[big].size > local.PRECUT_SHARE * ledger.total_size()
+    stepped = LocalRun(problem, ledger, "search", {"engine": "dlx"})
+    walked = run(stepped)
+    assert big in ledger.split and big not in ledger.done and stepped.cuts >= 1
+    assert all(part in ledger.done or part in ledger.split for part in ledger.split[big])
+    assert ledger.complete and ledger.count == 2680 + 1
+    assert walked == ledger.nodes  # every task ran to its end: nothing counted twice

@@ -12,7 +12,11 @@ the same as a Dask cluster's).
   that it has more than :data:`LONG` seconds to go, is cut into
   :data:`SOLO_PARTS` parts (or more), counted next: the count then lands in the
   checkpoint part by part, so that a stop (Ctrl-C, a deadline) keeps what was done, at
-  the cost of the time that task had run (the parts count it again);
+  the cost of the time that task had run (the parts count it again). A subproblem of
+  the split (not a part of a cut) estimated to hold more than :data:`PRECUT_SHARE` of
+  the search is cut so before it runs: that one would be cut all the same, and its
+  first steps would be lost (the 8x8 square with the twelve pentominoes and the 2x2
+  square, split in 6 for one worker, has one of 77% of the search);
 * **on several workers**, alone in this process first, as on one worker, for
   :data:`~excover.parallel.workers.SOLO_SECONDS` (a count that ends by then starts no
   process; the task running then is counted again by the pool), then in a process
@@ -36,6 +40,7 @@ step.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Generator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
@@ -67,6 +72,7 @@ __all__ = [
     "CUT_SHARE",
     "LONG",
     "LOOK",
+    "PRECUT_SHARE",
     "SOLO_PARTS",
     "SPLIT_AFTER",
     "LocalRun",
@@ -90,6 +96,10 @@ LONG = 1.0
 
 #: One worker: the parts a long task is cut into.
 SOLO_PARTS = 8
+
+#: One worker: a subproblem of the split estimated to hold more than this share of the
+#: search is cut into :data:`SOLO_PARTS` parts before it runs.
+PRECUT_SHARE = 0.5
 
 #: Slots a run's board keeps for the parts of its cuts, beyond its subproblems.
 CUT_ROOM = 4096
@@ -192,7 +202,11 @@ class LocalRun:
         queue (a run on several workers first runs alone, so that a short count starts
         no process)."""
         began = time.monotonic()
+        top = set(self.ledger.top()) if self.workers == 1 else set()
+        total = self.ledger.total_size()
         while (index := self._next()) is not None:
+            if index in top and self._precut(index, total):
+                continue
             if not METHOD_TRAITS[self.method].one_search:
                 sub = self.ledger.subproblems[index]
                 yield index, solve_task(self.payload, self.job, sub.forced, sub.forbidden)
@@ -251,6 +265,19 @@ class LocalRun:
             if now - ticked >= TICK:
                 ticked = now
                 yield None
+
+    def _precut(self, index: int, total: float) -> bool:
+        """One worker: cut subproblem ``index`` before it runs when it is estimated to
+        hold more than :data:`PRECUT_SHARE` of the search (``total``); True when it was
+        (its parts first in the queue)."""
+        size = self.ledger.subproblems[index].size
+        if not self.cuttable or not 0 < PRECUT_SHARE * total < size < math.inf:
+            return False
+        parts = self._cut(index, SOLO_PARTS)
+        if parts is None:
+            return False
+        self.queue[:0] = parts
+        return True
 
     @staticmethod
     def _stopped(search: Search, cpu: float) -> TaskResult:

@@ -66,6 +66,7 @@ class Layout:
     hi: tuple[int, ...]
     multiplicities: bool
     _unlike: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
+    _flat: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = field(default_factory=list)
 
     @classmethod
     def of(cls, problem: Problem) -> Layout:
@@ -113,6 +114,22 @@ class Layout:
             multiplicities=any(bound != 1 for bound in lo + hi),
         )
 
+    def primary_arrays(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """``(starts, items)``: the primary items of option ``k`` are
+        ``items[starts[k]:starts[k + 1]]`` (:attr:`option_primary` as flat arrays, made
+        once, for :meth:`State._forget` of many options at a time)."""
+        if not self._flat:
+            import numpy as np
+
+            lengths = [len(items) for items in self.option_primary]
+            starts = np.zeros(len(lengths) + 1, dtype=np.int64)
+            np.cumsum(lengths, out=starts[1:])
+            flat = np.fromiter(
+                chain.from_iterable(self.option_primary), dtype=np.int64, count=int(starts[-1])
+            )
+            self._flat.append((starts, flat))
+        return self._flat[0]
+
     def unlike(self, item: int, color: int) -> frozenset[int]:
         """The options that give the secondary ``item`` another color than ``color``, or
         none (computed once per item and color)."""
@@ -132,6 +149,10 @@ class Layout:
 #: The bias on ``State.count[i]`` of a primary item ``i`` without room left: above any
 #: number of options.
 COVERED = 1 << 62
+
+#: :meth:`State._forget` counts the primary items of this many options or more by numpy
+#: (below, a ``Counter`` costs less than numpy's calls).
+BULK_OPTIONS = 32
 
 #: Up to this many primary items :meth:`State.choose` looks at every item (a ``min`` that
 #: runs in C, cheaper than keeping a heap up to date); above, it keeps the heap.
@@ -282,14 +303,27 @@ class State:
         return covered + sum(map(layout.option_cost.__getitem__, doomed))
 
     def _forget(self, options: Collection[int]) -> None:
-        """Take live ``options`` out of play, and their primary items' counts down."""
+        """Take live ``options`` out of play, and their primary items' counts down (in
+        bulk, by numpy, for :data:`BULK_OPTIONS` options or more)."""
         self.live.difference_update(options)
-        lost: Counter[int] = Counter(
-            chain.from_iterable(map(self.layout.option_primary.__getitem__, options))
-        )
         count = self.count
-        for item, times in lost.items():
-            count[item] -= times
+        if len(options) >= BULK_OPTIONS:
+            import numpy as np
+
+            starts, flat = self.layout.primary_arrays()
+            chosen = np.fromiter(options, dtype=np.int64, count=len(options))
+            times = np.bincount(flat[_nodes_of(starts, chosen)], minlength=len(count))
+            hit = np.flatnonzero(times)
+            lost: Collection[int] = hit.tolist()
+            for item, fewer in zip(lost, times[hit].tolist(), strict=True):
+                count[item] -= fewer
+        else:
+            tally: Counter[int] = Counter(
+                chain.from_iterable(map(self.layout.option_primary.__getitem__, options))
+            )
+            for item, fewer in tally.items():
+                count[item] -= fewer
+            lost = tally
         ranks = self.ranks
         if ranks is not None:
             for item in lost:

@@ -218,6 +218,7 @@ def run_dimacs(args: argparse.Namespace) -> int:
 def run_estimate(args: argparse.Namespace) -> int:
     """``excover estimate``."""
     import math
+    import time
 
     from excover.cli.outcome import ENGINE_NAMES, UPDATES
     from excover.engines import pick_engine
@@ -229,12 +230,15 @@ def run_estimate(args: argparse.Namespace) -> int:
             "search (zdd and sat have no search tree to probe)"
         )
     problem = load_problem(args)[0]
+    spent: float | None = None  # the probes' seconds, when asked for with --samples
     try:
         with common.deadline(run.time_left()):
             if args.samples is None:  # the default: a count where it costs less
                 guess, counted = _estimate(problem, args.default_samples, args.seed, run)
             else:  # the probes asked for
+                began = time.perf_counter()
                 guess, counted = problem.estimate(args.samples, seed=args.seed), None
+                spent = time.perf_counter() - began
     except common.TimeUp:
         print("excover: stopped by --timeout before the estimate was done", file=sys.stderr)
         return common.EXIT_LIMIT
@@ -286,7 +290,34 @@ def run_estimate(args: argparse.Namespace) -> int:
     print("\n".join(lines))
     sys.stdout.flush()
     common.say_method(run, "search", f"{how}, timed by {ENGINE_NAMES[engine]}")
+    note = None if spent is None or run.quiet else _costly_probes(guess, spent)
+    if note is not None:
+        print(f"excover: {note}", file=sys.stderr)
     return common.EXIT_OK
+
+
+#: ``excover estimate --samples N`` notes that its probes cost about as much as the
+#: count they estimate when they take at least this share of its estimated time.
+COSTLY_SHARE = 0.5
+
+
+def _costly_probes(guess: Estimate, spent: float) -> str | None:
+    """Why an estimate by probes took about as long as a count, or longer (``spent``
+    seconds against the ``guess.seconds`` it gives a count, :data:`COSTLY_SHARE` of them
+    or more); None when it did not (or is exact). Each probe counts in full the subtrees
+    it reaches at the cutoff: on a tree of a few million nodes those counts alone walk
+    about as many nodes as the whole search (BurrTools' SolidSixPieceBurrs: 1000 probes
+    count 2.2 million nodes of subtrees, the tree has 1.86 million), so no cut in the
+    probes' own overhead brings them under the count."""
+    if guess.exact or not guess.seconds or spent < COSTLY_SHARE * guess.seconds:
+        return None
+    return (
+        f"note: the {guess.samples} probes took {spent:.2g} s, {spent / guess.seconds:.2g} "
+        f"times the {guess.seconds:.2g} s they give a count: each counts in full the "
+        f"subtrees it reaches, which on a tree of about {guess.nodes:,.0f} nodes costs "
+        "as much as the search itself or more ('excover count' gives the exact figures; "
+        "without --samples, estimate counts instead where that is cheaper)"
+    )
 
 
 #: The probes of ``excover estimate``'s first, smaller estimate, which prices the whole
