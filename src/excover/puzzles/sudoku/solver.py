@@ -21,6 +21,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Literal
 
 from excover.errors import ProblemError, UsageError
+from excover.puzzles.sudoku import _LAZY
 from excover.puzzles.sudoku.board import (
     _NO_LIMIT,
     SYMBOLS,
@@ -40,22 +41,9 @@ if TYPE_CHECKING:
 
     from excover.puzzles.sudoku._grid import GridSolver
 
-__all__ = [
-    "CLASSIC",
-    "Status",
-    "classify",
-    "classify_many",
-    "conflicts",
-    "count",
-    "format_grid",
-    "generate",
-    "grid_of",
-    "needs_search",
-    "problem",
-    "solutions",
-    "solve",
-    "solve_many",
-]
+#: The names the package lends from this module (its table of names imported on first
+#: use lists them), and :data:`CLASSIC`.
+__all__ = ["CLASSIC", *_LAZY[__name__]]
 
 #: What :func:`classify` says about a puzzle.
 Status = Literal["none", "unique", "multiple"]
