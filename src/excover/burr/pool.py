@@ -24,11 +24,9 @@ they hold at most the bound; an assembly past it is ``"unknown"`` too.
 
 from __future__ import annotations
 
-import signal
 import threading
 import time
 from collections.abc import Container, Generator, Iterable, Iterator
-from contextlib import contextmanager
 from itertools import chain, islice
 from typing import NamedTuple
 
@@ -124,22 +122,6 @@ def _batch(
     return found
 
 
-@contextmanager
-def _workers_ignore_ctrl_c() -> Iterator[None]:
-    """Within the block (the pool starts its processes there) SIGINT is ignored, so
-    that the workers, which keep that disposition, leave a Ctrl-C pressed at a terminal
-    (sent to every process of the group) to this process, which stops them; off the
-    main thread, where Python takes no signals, nothing is changed."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def disassemble_many(
     assemblies: Iterable[Assembly],
     settings: Settings = (True, None, False),
@@ -177,7 +159,7 @@ def disassemble_many(
     from concurrent.futures import FIRST_COMPLETED, Future, wait
 
     from excover.parallel.run import executor_for
-    from excover.parallel.workers import new_pool, stop
+    from excover.parallel.workers import ignoring_interrupts, new_pool, stop
 
     share = -(-bound // workers)  # each process's share of the bound (0: none)
     wall = None if deadline is None else time.time() + deadline - time.monotonic()
@@ -200,7 +182,7 @@ def disassemble_many(
                 listed += len(batch)
                 held.update(batch)
                 if submitted < workers:  # the pool starts a worker a task at first
-                    with _workers_ignore_ctrl_c():
+                    with ignoring_interrupts():  # the workers leave Ctrl-C to this process
                         pending.add(pool.submit(_batch, batch, settings, wall, share))
                 else:
                     pending.add(pool.submit(_batch, batch, settings, wall, share))
