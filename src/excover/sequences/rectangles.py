@@ -122,6 +122,35 @@ def _cell(row: int, column: int) -> str:
     return f"{row},{column}"
 
 
+def _cells(size: int) -> list[str]:
+    """The cells of the ``size`` x ``size`` square, row by row."""
+    return [_cell(row, column) for row in range(size) for column in range(size)]
+
+
+def _turn_and_mirror(size: int) -> tuple[dict[str, str], dict[str, str]]:
+    """The quarter turn and the mirror of the ``size`` x ``size`` square, as maps of its
+    cells (the generators of its 8 symmetries)."""
+    turn = {_cell(r, c): _cell(c, size - 1 - r) for r in range(size) for c in range(size)}
+    mirror = {_cell(r, c): _cell(r, size - 1 - c) for r in range(size) for c in range(size)}
+    return turn, mirror
+
+
+def _placements(
+    size: int, h: int, w: int, problem: ExactCover, deadline: float | None
+) -> Iterator[list[str]]:
+    """The cells of each placement of an ``h`` x ``w`` rectangle in the ``size`` x
+    ``size`` square, top row by top row; before each row, LimitReached if ``deadline``
+    has passed (``problem``, being built, tells how far)."""
+    for top in range(size - h + 1):
+        check(deadline, problem.n_options)
+        for left in range(size - w + 1):
+            yield [
+                _cell(row, column)
+                for row in range(top, top + h)
+                for column in range(left, left + w)
+            ]
+
+
 def rectangles(sequence: str, n: int, *, deadline: float | None = None) -> ExactCover:
     """The exact cover whose solutions are the tilings counted by ``sequence`` (one of
     :data:`RULES`) at ``n``: the n x n square, its cells primary, one option per
@@ -141,21 +170,12 @@ def rectangles(sequence: str, n: int, *, deadline: float | None = None) -> Exact
     allowed = shapes(sequence, n)
     rule = RULES[sequence]
     keys = list(dict.fromkeys(allowed.values()))
-    cells = [_cell(row, column) for row in range(n) for column in range(n)]
-    problem = ExactCover(primary=cells, secondary=keys)
+    problem = ExactCover(primary=_cells(n), secondary=keys)
     for (h, w), key in allowed.items():
-        for top in range(n - h + 1):
-            check(deadline, problem.n_options)
-            for left in range(n - w + 1):
-                covered = [
-                    _cell(row, column)
-                    for row in range(top, top + h)
-                    for column in range(left, left + w)
-                ]
-                problem.add_option([*covered, key])
-    turn = {_cell(r, c): _cell(c, n - 1 - r) for r in range(n) for c in range(n)}
+        for covered in _placements(n, h, w, problem, deadline):
+            problem.add_option([*covered, key])
+    turn, mirror = _turn_and_mirror(n)
     turn.update({key: rule.turned(key) for key in keys})
-    mirror = {_cell(r, c): _cell(r, n - 1 - c) for r in range(n) for c in range(n)}
     problem.declare_symmetries([turn, mirror])
     return problem
 
@@ -242,26 +262,17 @@ def _perimeter_rectangles(sequence: str, n: int, deadline: float | None) -> Exac
     size = side(sequence, n)
     by_key = _by_key(sequence, n)
     used = {key: f"u{key}" for key in by_key}
-    cells = [_cell(row, column) for row in range(size) for column in range(size)]
-    problem = ExactCover(primary=[*cells, *by_key, "select"], secondary=list(used.values()))
+    problem = ExactCover(primary=[*_cells(size), *by_key, "select"], secondary=list(used.values()))
     for key, rectangles_of in by_key.items():
         problem.add_option([key, f"{used[key]}:0"])
         for h, w in rectangles_of:
-            for top in range(size - h + 1):
-                check(deadline, problem.n_options)
-                for left in range(size - w + 1):
-                    covered = [
-                        _cell(row, column)
-                        for row in range(top, top + h)
-                        for column in range(left, left + w)
-                    ]
-                    problem.add_option([*covered, key, f"{used[key]}:1"])
+            for covered in _placements(size, h, w, problem, deadline):
+                problem.add_option([*covered, key, f"{used[key]}:1"])
     for chosen in key_sets(sequence, n, deadline=deadline):
         held = set(chosen)
         problem.add_option(["select", *(f"{used[key]}:{int(key in held)}" for key in by_key)])
     fixed = {item: item for item in [*by_key, "select", *used.values()]}
-    turn = {_cell(r, c): _cell(c, size - 1 - r) for r in range(size) for c in range(size)}
-    mirror = {_cell(r, c): _cell(r, size - 1 - c) for r in range(size) for c in range(size)}
+    turn, mirror = _turn_and_mirror(size)
     problem.declare_symmetries([turn | fixed, mirror | fixed])
     return problem
 
