@@ -87,7 +87,7 @@ import contextlib
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any
@@ -556,8 +556,7 @@ class Studio:
         return Response(data, media_type="model/stl", headers=headers)
 
     async def listing_disassembly(self, request: Request) -> Response:
-        bounds = Bounds.from_json(await read_json(request))
-        bounds = replace(bounds, seconds=min(bounds.seconds, self.limits.run_seconds))
+        bounds = await self._bounds(request)
         listing = self._listing(request)
         index = _index(request, listing)
         grid = listing.design["grid"]
@@ -567,18 +566,7 @@ class Studio:
                 f"a solution is taken apart on the {' and '.join(BURR_GRIDS)} "
                 f"grids only, not on the {grid} grid",
             )
-        if self.disassembling >= MAX_DISASSEMBLING:
-            return error_response(
-                429, f"{MAX_DISASSEMBLING} disassemblies already going: wait for one"
-            )
-        if self.stopping:
-            return error_response(503, "the studio is stopping")
-        self.disassembling += 1
-        try:
-            found = await while_connected(request, self._taken_apart(listing, index, bounds))
-        finally:
-            self.disassembling -= 1
-        return JSONResponse(found)
+        return await self._disassembly(request, lambda: self._taken_apart(listing, index, bounds))
 
     async def _taken_apart(self, listing: Listing, index: int, bounds: Bounds) -> dict[str, Any]:
         """The disassembly of solution ``index`` of ``listing`` within ``bounds``, its
@@ -630,6 +618,17 @@ class Studio:
     ) -> Response:
         """A play of a puzzle's assembly or stored solution, in a child of its own (a
         few at once, as disassemblies), stopped when the client goes away."""
+        return await self._disassembly(
+            request,
+            lambda: play(data, name, problem, which, bounds, self.limits, self.disassemblies),
+        )
+
+    async def _disassembly(
+        self, request: Request, work: Callable[[], Coroutine[Any, Any, dict[str, Any]]]
+    ) -> Response:
+        """The answer of ``work()``, a disassembly or a play in a child of its own, stopped
+        when the client goes away; refused (429) while :data:`MAX_DISASSEMBLING` are
+        going, or (503) once the studio is stopping."""
         if self.disassembling >= MAX_DISASSEMBLING:
             return error_response(
                 429, f"{MAX_DISASSEMBLING} disassemblies already going: wait for one"
@@ -638,8 +637,7 @@ class Studio:
             return error_response(503, "the studio is stopping")
         self.disassembling += 1
         try:
-            work = play(data, name, problem, which, bounds, self.limits, self.disassemblies)
-            found = await while_connected(request, work)
+            found = await while_connected(request, work())
         finally:
             self.disassembling -= 1
         return JSONResponse(found)
