@@ -95,31 +95,46 @@ def transposition_blocks(
     order = np.argsort(points, kind="stable")
     movers = owners[order].tolist()
     starts = np.searchsorted(points[order], np.arange(n + 1)).tolist()
-    parent = list(range(n))
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    classes = _Classes(n)
     joined = []
     for a, b in seeds:
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
+        if classes.join(a, b):
             joined.append((a, b))
     while joined:
         a, b = joined.pop()
         for number in {*movers[starts[a] : starts[a + 1]], *movers[starts[b] : starts[b + 1]]}:
             watch.tick()
             image_a, image_b = int(generators[number][a]), int(generators[number][b])
-            ra, rb = root(image_a), root(image_b)
-            if ra != rb:
-                parent[max(ra, rb)] = min(ra, rb)
+            if classes.join(image_a, image_b):
                 joined.append((image_a, image_b))
-    roots = np.array([root(x) for x in range(n)], dtype=np.int64)
+    roots = np.array([classes.root(x) for x in range(n)], dtype=np.int64)
     return np.unique(roots, return_inverse=True)[1].reshape(-1).astype(np.int64)
+
+
+class _Classes:
+    """Points ``0 .. n - 1`` joined into classes (union-find, halving the paths it
+    walks), each class named by its smallest point."""
+
+    __slots__ = ("_parent",)
+
+    def __init__(self, n: int) -> None:
+        self._parent = list(range(n))
+
+    def root(self, x: int) -> int:
+        """The smallest point of the class of ``x``."""
+        parent = self._parent
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def join(self, a: int, b: int) -> bool:
+        """Join the classes of ``a`` and ``b``; whether they were two."""
+        ra, rb = self.root(a), self.root(b)
+        if ra == rb:
+            return False
+        self._parent[max(ra, rb)] = min(ra, rb)
+        return True
 
 
 def _localised(generators: Sequence[Perm], watch: Watch) -> list[Perm]:
@@ -144,27 +159,16 @@ def _localised(generators: Sequence[Perm], watch: Watch) -> list[Perm]:
 def _disjoint_parts(n: int, generators: list[Perm], watch: Watch) -> list[list[Perm]]:
     """The generators in sets that move disjoint sets of points (each point moved by
     some generator), by joining the points each generator moves."""
-    parent = list(range(n))
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    classes = _Classes(n)
     firsts = []
     for g in generators:
         watch.tick(n)
         moved = np.flatnonzero(g != np.arange(n)).tolist()
         firsts.append(moved[0])
-        head = root(moved[0])
         for x in moved[1:]:
             watch.tick()
-            other = root(x)
-            if other != head:
-                parent[max(head, other)] = min(head, other)
-                head = min(head, other)
+            classes.join(moved[0], x)
     parts: dict[int, list[Perm]] = {}
     for g, first in zip(generators, firsts, strict=True):
-        parts.setdefault(root(first), []).append(g)
+        parts.setdefault(classes.root(first), []).append(g)
     return list(parts.values())
