@@ -28,7 +28,7 @@ when the declaration comes from the command line.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,51 +130,60 @@ class Table:
     ) -> Any:
         """A whole number ``least <= n <= most`` (``default``, which may be None, when
         absent)."""
-        if not self._given(field, default):
-            return default
-        value = self.values[field]
-        bad = isinstance(value, bool) or not isinstance(value, int)
-        if not bad and (value < least or (most is not None and value > most)):
-            bad = True
-        if bad:
-            span = f">= {least}" if most is None else f"from {least} to {most}"
-            raise self.error(field, f"must be a whole number {span}, not {value!r}")
-        return value
+        span = f">= {least}" if most is None else f"from {least} to {most}"
+        return self._checked(
+            field,
+            default,
+            lambda value: (
+                not isinstance(value, bool)
+                and isinstance(value, int)
+                and least <= value
+                and (most is None or value <= most)
+            ),
+            f"a whole number {span}",
+        )
 
     def number(self, field: str, default: Any = _REQUIRED) -> Any:
         """A number >= 0 (seconds)."""
-        if not self._given(field, default):
-            return default
-        value = self.values[field]
-        if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-            raise self.error(field, f"must be a number >= 0, not {value!r}")
-        return value
+        return self._checked(
+            field,
+            default,
+            lambda value: (
+                not isinstance(value, bool) and isinstance(value, int | float) and value >= 0
+            ),
+            "a number >= 0",
+        )
 
     def boolean(self, field: str, default: bool) -> bool:
         """``true`` or ``false``."""
-        if not self._given(field, default):
-            return default
-        value = self.values[field]
-        if not isinstance(value, bool):
-            raise self.error(field, f"must be true or false, not {value!r}")
-        return value
+        return bool(
+            self._checked(field, default, lambda value: isinstance(value, bool), "true or false")
+        )
 
     def text(self, field: str, default: Any = _REQUIRED) -> Any:
         """A non-empty string."""
-        if not self._given(field, default):
-            return default
-        value = self.values[field]
-        if not isinstance(value, str) or not value.strip():
-            raise self.error(field, f"must be a non-empty string, not {value!r}")
-        return value
+        return self._checked(
+            field,
+            default,
+            lambda value: isinstance(value, str) and bool(value.strip()),
+            "a non-empty string",
+        )
 
     def choice(self, field: str, choices: Iterable[str], default: Any = _REQUIRED) -> Any:
         """One of ``choices`` (a string)."""
+        known = list(choices)
+        return self._checked(
+            field, default, lambda value: value in known, f"one of {', '.join(known)}"
+        )
+
+    def _checked(self, field: str, default: Any, fits: Callable[[Any], bool], wanted: str) -> Any:
+        """Take ``field``: its value when ``fits`` accepts it, else the error "must be
+        ``wanted``, not ..."; ``default`` when absent (an error when it is required)."""
         if not self._given(field, default):
             return default
-        value, known = self.values[field], list(choices)
-        if value not in known:
-            raise self.error(field, f"must be one of {', '.join(known)}, not {value!r}")
+        value = self.values[field]
+        if not fits(value):
+            raise self.error(field, f"must be {wanted}, not {value!r}")
         return value
 
     def _given(self, field: str, default: Any) -> bool:
