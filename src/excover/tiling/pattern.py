@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from typing import Self
+from typing import TYPE_CHECKING, ClassVar, Self, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +24,9 @@ import numpy.typing as npt
 from excover.errors import FormatError, UsageError
 from excover.formats.text import read_text
 from excover.tiling.grids import CUBE, SQUARE, Coords, Grid, Isometry, IsometryGroup
+
+if TYPE_CHECKING:
+    from excover.tiling.tile import Shape
 
 __all__ = ["CELL_CHARS", "HOLE_CHARS", "Pattern", "Pattern3", "drawing_lines"]
 
@@ -35,20 +38,27 @@ HOLE_CHARS = frozenset(". _-o")
 BoolArray = npt.NDArray[np.bool_]
 
 
-class _ArrayPattern:
+class _ClaimsGrid:
+    """The base of the classes of patterns, framed (:class:`Pattern`) or not
+    (:class:`~excover.tiling.polyform.HexPattern`, ...): a subclass that names its grid
+    (``grid = HEX``) becomes that grid's class of patterns
+    (:attr:`excover.tiling.grids.Grid.pattern`)."""
+
+    grid: ClassVar[Grid]
+    __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "grid" in cls.__dict__:
+            cls.grid.set_pattern(cast("type[Shape]", cls))
+
+
+class _ArrayPattern(_ClaimsGrid):
     """The operations common to 2D and 3D patterns, written for any number of axes."""
 
-    grid: Grid = SQUARE
     dimension = 2
 
     __slots__ = ("_array",)
-
-    def __init_subclass__(cls, **kwargs: object) -> None:
-        """A class that names its grid becomes that grid's class of patterns
-        (:attr:`excover.tiling.grids.Grid.pattern`)."""
-        super().__init_subclass__(**kwargs)
-        if "grid" in cls.__dict__:
-            cls.grid.set_pattern(cls)
 
     def __init__(self, array: npt.ArrayLike) -> None:
         data = np.array(array, dtype=bool)

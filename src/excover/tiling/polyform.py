@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from typing import ClassVar, Self
+from typing import Self
 
 import numpy as np
 
@@ -28,31 +28,22 @@ from excover.tiling.grids import (
     HEX,
     TRIANGLE,
     Coords,
-    Grid,
     Isometry,
     IsometryGroup,
     triangle_cell,
     triangle_spot,
 )
-from excover.tiling.pattern import CELL_CHARS, HOLE_CHARS, drawing_lines
+from excover.tiling.pattern import CELL_CHARS, HOLE_CHARS, _ClaimsGrid, drawing_lines
 
 __all__ = ["CellSet", "HexPattern", "TrianglePattern", "triangle_cell", "triangle_spot"]
 
 Cell = tuple[int, ...]
 
 
-class _CellSet:
+class _CellSet(_ClaimsGrid):
     """A finite set of cells of a grid without frames: an immutable value."""
 
-    grid: ClassVar[Grid]
     __slots__ = ("_cells",)
-
-    def __init_subclass__(cls, **kwargs: object) -> None:
-        """A class that names its grid becomes that grid's class of patterns
-        (:attr:`excover.tiling.grids.Grid.pattern`)."""
-        super().__init_subclass__(**kwargs)
-        if "grid" in cls.__dict__:
-            cls.grid.set_pattern(cls)
 
     def __init__(self, cells: Iterable[Sequence[int]] = ()) -> None:
         found = frozenset(tuple(int(v) for v in cell) for cell in cells)
