@@ -32,7 +32,7 @@ at ``goal.solutions + 1`` solutions.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar, cast
@@ -61,6 +61,7 @@ from excover.design import (
     Score,
     Table,
 )
+from excover.design.space import DeclaredSpace, MultisetSpace
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
@@ -119,7 +120,7 @@ def _hardest(solved: Sequence[Disassembly]) -> Disassembly:
     return max(solved, key=lambda r: r.sort_key())
 
 
-class BurrDesigns(DesignSpace):
+class BurrDesigns(DeclaredSpace, MultisetSpace):
     """The burrs made of ``pieces`` pieces of ``catalog`` (each at most ``copies``
     times) in ``result``: ``"burr"``, the six-piece burr of sticks ``length`` long,
     holey or solid (``holes``), or a BurrTools file whose first problem's result is
@@ -244,20 +245,6 @@ class BurrDesigns(DesignSpace):
         space._read(table)
         return space
 
-    @classmethod
-    def from_declaration(cls, declaration: Mapping[str, Any]) -> DesignSpace:
-        fields = dict(declaration)
-        if fields.pop("kind", None) != cls.kind or fields.pop("version", None) != cls.VERSION:
-            raise DesignError(f"not a declaration of {cls.kind} designs: {declaration!r}")
-        return cls.declared(Table(fields, "<declaration>"))
-
-    @property
-    def size(self) -> int:
-        return self.multisets.count
-
-    def declaration(self) -> dict[str, Any]:
-        return {"kind": self.kind, "version": self.VERSION, **self._fields}
-
     def describe(self) -> str:
         source, _, listed = split_spec(self._fields["catalog"])
         count = len(self.catalog.shapes)
@@ -299,13 +286,6 @@ class BurrDesigns(DesignSpace):
         labels = [self.catalog.labels[k] for k in chosen]
         key = (", " if any(" " in label for label in labels) else " ").join(labels)
         return Design(index, key, weight, chosen)
-
-    def design(self, index: int) -> Design | None:
-        return self._design(index, self.multisets.unrank(index))
-
-    def designs(self, start: int, stop: int) -> Iterator[tuple[int, Design | None]]:
-        for index, chosen in self.multisets.between(start, stop):
-            yield index, self._design(index, chosen)
 
     def puzzle(self, design: Design) -> BurrPuzzle:
         """The puzzle of ``design``: exactly its pieces in the result."""

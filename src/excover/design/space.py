@@ -35,9 +35,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from excover.design.errors import DesignError
+from excover.design.fields import Table
 from excover.design.goal import Goal, Score
+from excover.design.multisets import Multisets
 
-__all__ = ["Design", "DesignSpace", "Evaluation"]
+__all__ = ["DeclaredSpace", "Design", "DesignSpace", "Evaluation", "MultisetSpace"]
 
 
 @dataclass(frozen=True)
@@ -138,3 +140,53 @@ class DesignSpace(ABC):
     def write(self, design: Design, form: str, path: Path) -> None:
         """Write ``design`` in ``form`` (one of :attr:`formats`) to ``path``."""
         raise DesignError(f"{self.kind} designs cannot be written as {form}")
+
+
+class DeclaredSpace(DesignSpace):
+    """A space built from the fields of its declaration (a :class:`Table`, checked by
+    :meth:`declared`), which it keeps as they are written back (``_fields``): its
+    declaration is its kind, the :attr:`VERSION` of its numbering and those fields."""
+
+    #: The version of the numbering of candidates (a ledger written under another
+    #: numbering is refused).
+    VERSION: ClassVar[int] = 1
+
+    _fields: dict[str, Any]
+
+    @classmethod
+    @abstractmethod
+    def declared(cls, table: Table) -> DesignSpace:
+        """The space the fields of ``table`` declare (errors name the field at fault)."""
+
+    @classmethod
+    def from_declaration(cls, declaration: Mapping[str, Any]) -> DesignSpace:
+        fields = dict(declaration)
+        if fields.pop("kind", None) != cls.kind or fields.pop("version", None) != cls.VERSION:
+            raise DesignError(f"not a declaration of {cls.kind} designs: {declaration!r}")
+        return cls.declared(Table(fields, "<declaration>"))
+
+    def declaration(self) -> dict[str, Any]:
+        return {"kind": self.kind, "version": self.VERSION, **self._fields}
+
+
+class MultisetSpace(DesignSpace):
+    """A space whose candidates are the multisets of pieces of :attr:`multisets`, an
+    index the rank of its multiset; :meth:`_design` makes a multiset a design."""
+
+    multisets: Multisets
+
+    @abstractmethod
+    def _design(self, index: int, chosen: tuple[int, ...]) -> Design | None:
+        """The design of the multiset ``chosen`` (the catalog numbers of its pieces,
+        sorted) at ``index``, or None when it is not the representative of its orbit."""
+
+    @property
+    def size(self) -> int:
+        return self.multisets.count
+
+    def design(self, index: int) -> Design | None:
+        return self._design(index, self.multisets.unrank(index))
+
+    def designs(self, start: int, stop: int) -> Iterator[tuple[int, Design | None]]:
+        for index, chosen in self.multisets.between(start, stop):
+            yield index, self._design(index, chosen)

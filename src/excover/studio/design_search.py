@@ -34,13 +34,14 @@ lists them. Three parts:
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard
 
 from excover.design import Design as Candidate
-from excover.design import DesignSpace, Evaluation, Goal, Multisets, Score
+from excover.design import Evaluation, Goal, Multisets, Score
+from excover.design.space import MultisetSpace
 from excover.errors import ExcoverError
 from excover.studio.cells import shape
 from excover.studio.design import StudioDesign, StudioDesignError
@@ -167,7 +168,7 @@ class SearchRequest:
         return PieceSets(design, self.pieces)
 
 
-class PieceSets(DesignSpace):
+class PieceSets(MultisetSpace):
     """The sets of ``pieces`` of the pieces ``design`` uses (see the module notes)."""
 
     kind: ClassVar[str] = "studio"
@@ -223,17 +224,6 @@ class PieceSets(DesignSpace):
 
         pieces = [abs(imbalance(tile.cells)) for tile in self.tiles]
         return imbalance(self.board.coords()), pieces
-
-    @property
-    def size(self) -> int:
-        return self.multisets.count
-
-    def design(self, index: int) -> Candidate | None:
-        return self._design(index, self.multisets.unrank(index))
-
-    def designs(self, start: int, stop: int) -> Iterator[tuple[int, Candidate | None]]:
-        for index, chosen in self.multisets.between(start, stop):
-            yield index, self._design(index, chosen)
 
     def _design(self, index: int, chosen: tuple[int, ...]) -> Candidate:
         return Candidate(index, " ".join(self.names[k] for k in chosen), 1, chosen)

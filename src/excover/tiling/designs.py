@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from abc import abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -43,6 +43,7 @@ from excover.design import (
     Table,
     canonical,
 )
+from excover.design.space import DeclaredSpace, MultisetSpace
 from excover.tiling.catalog import polyforms
 from excover.tiling.design_pieces import (
     TURNS,
@@ -111,15 +112,11 @@ def _cmb(name: str, shape: Shape) -> str:
 _TURN_OPTION = {"all": " ~sym", "rotations": " ~rot", "none": ""}
 
 
-class _TilingSpace(DesignSpace):
+class _TilingSpace(DeclaredSpace):
     """What the two kinds share: the tiling of a design, its pictures and programs."""
 
     scores: ClassVar[tuple[str, ...]] = ("solutions", "nodes")
     formats: ClassVar[tuple[str, ...]] = ("cmb", "svg")
-    #: The version of the numbering of the candidates, in the declaration (a ledger of
-    #: another numbering is refused).
-    VERSION: ClassVar[int] = 1
-
     catalog: Catalog
 
     def __init__(self, table: Table) -> None:
@@ -136,13 +133,6 @@ class _TilingSpace(DesignSpace):
         space = cls.__new__(cls)
         _TilingSpace.__init__(space, table)
         return space
-
-    @classmethod
-    def from_declaration(cls, declaration: Mapping[str, Any]) -> DesignSpace:
-        fields = dict(declaration)
-        if fields.pop("kind", None) != cls.kind or fields.pop("version", None) != cls.VERSION:
-            raise DesignError(f"not a declaration of {cls.kind} designs: {declaration!r}")
-        return cls.declared(Table(fields, "<declaration>"))
 
     def tiling(self, design: Design) -> Tiling:
         """The tiling problem of ``design``: its board and pieces, copies interchangeable."""
@@ -196,7 +186,7 @@ class _TilingSpace(DesignSpace):
         write_whole(path, "\n".join(lines) + "\n", follow_links=True)
 
 
-class PackingSpace(_TilingSpace):
+class PackingSpace(_TilingSpace, MultisetSpace):
     """The sets of ``pieces`` catalog pieces (each at most ``copies`` times) that might
     fill ``board`` (see the module notes): ``PackingSpace(board="5x4x2",
     catalog="pentacubes", pieces=8)``."""
@@ -256,13 +246,6 @@ class PackingSpace(_TilingSpace):
             self._placements = Placements(self.board, self.catalog)
         return self._placements
 
-    @property
-    def size(self) -> int:
-        return self.multisets.count
-
-    def declaration(self) -> dict[str, Any]:
-        return {"kind": self.kind, "version": self.VERSION, **self._fields}
-
     def describe(self) -> str:
         board = self.board
         if board.array.all():
@@ -286,13 +269,6 @@ class PackingSpace(_TilingSpace):
             if not smallest:
                 return None
         return Design(index, " ".join(self.names[k] for k in chosen), weight, chosen)
-
-    def design(self, index: int) -> Design | None:
-        return self._design(index, self.multisets.unrank(index))
-
-    def designs(self, start: int, stop: int) -> Iterator[tuple[int, Design | None]]:
-        for index, chosen in self.multisets.between(start, stop):
-            yield index, self._design(index, chosen)
 
     def evaluate(
         self, design: Design, goal: Goal, beat: Score | None, deadline: float | None
@@ -390,9 +366,6 @@ class BoardSpace(_TilingSpace):
     @property
     def size(self) -> int:
         return len(self.boards)
-
-    def declaration(self) -> dict[str, Any]:
-        return {"kind": self.kind, "version": self.VERSION, **self._fields}
 
     def describe(self) -> str:
         names = " ".join(n if c == 1 else f"{n}x{c}" for n, c in self.pieces.items())
