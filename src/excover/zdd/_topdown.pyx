@@ -153,6 +153,18 @@ cdef inline item_word byte_items(const item_word* row, uint64_t bits) noexcept n
             | row[1536 + ((bits >> 48) & 255)] | row[1792 + (bits >> 56)])
 
 
+cdef inline bint word_dead(const item_word* touch, const uint64_t* a, const uint64_t* c,
+                           int from_word, int words, item_word need) noexcept nogil:
+    """Whether one of the primary items ``need`` (one word of them) is touched by no
+    option of ``a`` that is not in ``c`` (the options that conflict), from word
+    ``from_word`` on: each word of options looked up by byte_items() in ``touch``."""
+    cdef int w
+    cdef item_word kept = 0
+    for w in range(from_word, words):
+        kept |= byte_items(touch + <int64_t>w * 8 * 256, a[w] & ~c[w])
+    return (need & ~kept) != 0
+
+
 cdef inline uint64_t* key_at(const Level* level, int64_t r) noexcept nogil:
     """The key of request ``r`` of a level."""
     return level.chunks[r >> CHUNK_SHIFT] + (r & (CHUNK - 1)) * level.width
@@ -395,6 +407,7 @@ cdef class TopDown:
         the bottom when it is dead, else a request at level min(A), merged with the
         others when that level comes. -1 when out of memory."""
         cdef int w = from_word, m, t
+        cdef const uint64_t* c
         while True:
             while w < self.words and self.buffer[w] == 0:
                 w += 1
@@ -402,11 +415,15 @@ cdef class TopDown:
                 self.answer(back, 1)
                 return 0
             m = w * 64 + ctz64(self.buffer[w])
+            c = self.conf + <int64_t>m * self.words
+            # hi_dead() for one word of primary items, by word_dead() (in touch32 for 32)
             if self.touch32 != NULL:
-                if not self.hi_dead_32(self.buffer, m, <uint32_t>items[0]):
+                if not word_dead(self.touch32, self.buffer, c, w, self.words,
+                                 <uint32_t>(items[0] & ~self.own[m])):
                     break
             elif self.pwords == 1:
-                if not self.hi_dead_narrow(self.buffer, m, items[0]):
+                if not word_dead(self.touch, self.buffer, c, w, self.words,
+                                 items[0] & ~self.own[m]):
                     break
             elif not self.hi_dead(self.buffer, m, items):
                 break
@@ -485,7 +502,7 @@ cdef class TopDown:
         leaves a primary item without an option: one of ``items`` outside m that the
         options compatible with m do not touch (``touch`` gives the items of the options
         a byte at a time; the options that conflict with m touch the others); for more
-        than 64 primary items, hi_dead_narrow() for 33 to 64, hi_dead_32() for fewer."""
+        than 64 primary items, word_dead() for fewer."""
         cdef int P = self.pwords, w, q
         cdef uint64_t kept[MAX_PRIMARY_WORDS]
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
@@ -509,34 +526,6 @@ cdef class TopDown:
                     items[q] |= row[(bits & 255) * P + q]
             bits >>= 8
             row += 256 * P
-
-    cdef inline bint hi_dead_narrow(self, const uint64_t* a, int m, uint64_t items) noexcept:
-        """hi_dead() for at most 64 primary items: one word of items, each word of
-        options looked up by byte_items()."""
-        cdef int w
-        cdef uint64_t rest, kept = 0
-        cdef uint64_t need = items & ~self.own[m]
-        cdef const uint64_t* c = self.conf + <int64_t>m * self.words
-        cdef const uint64_t* row
-        for w in range(m >> 6, self.words):
-            rest = a[w] & ~c[w]
-            row = self.touch + <int64_t>w * 8 * 256
-            kept |= byte_items(row, rest)
-        return (need & ~kept) != 0
-
-    cdef inline bint hi_dead_32(self, const uint64_t* a, int m, uint32_t items) noexcept:
-        """hi_dead_narrow() for at most 32 primary items, from ``touch32``."""
-        cdef int w
-        cdef uint64_t rest
-        cdef uint32_t kept = 0
-        cdef uint32_t need = items & ~(<uint32_t>self.own[m])
-        cdef const uint64_t* c = self.conf + <int64_t>m * self.words
-        cdef const uint32_t* row
-        for w in range(m >> 6, self.words):
-            rest = a[w] & ~c[w]
-            row = self.touch32 + <int64_t>w * 8 * 256
-            kept |= byte_items(row, rest)
-        return (need & ~kept) != 0
 
     cdef void items_all(self, const uint64_t* a, int from_word, uint64_t* items) noexcept:
         """The primary items touched by the options of bitset ``a`` (words from
