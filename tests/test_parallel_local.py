@@ -12,6 +12,7 @@ run.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -190,3 +191,14 @@ def test_a_subproblem_holding_most_of_the_search_is_cut_before_it_runs() -> None
     assert all(part in ledger.done or part in ledger.split for part in ledger.split[big])
     assert ledger.complete and ledger.count == 2680 + 1
     assert walked == ledger.nodes  # every task ran to its end: nothing counted twice
+
+
+def test_nothing_is_cut_before_a_run_past_its_deadline() -> None:
+    """A run whose deadline has passed (``--timeout 0``) cuts nothing before it runs:
+    its searches stop at once, and the ledger keeps its subproblems whole."""
+    problem = one_sided(11)
+    ledger = Checkpoint(None, fingerprint(problem), "search", split(problem, depth=1))
+    late = time.monotonic() - 1.0
+    stepped = LocalRun(problem, ledger, "search", {"engine": "dlx"}, deadline=late)
+    run(stepped)
+    assert stepped.cuts == 0 and not ledger.split and not ledger.done

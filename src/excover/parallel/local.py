@@ -180,12 +180,13 @@ class LocalRun:
                 return index
         return None
 
-    def _cut(self, index: int, parts: int) -> list[int] | None:
-        """Cut subproblem ``index`` into about ``parts`` parts (None: it cannot be)."""
+    def _cut(self, index: int, parts: int, deadline: float | None = None) -> list[int] | None:
+        """Cut subproblem ``index`` into about ``parts`` parts (None: it cannot be).
+        Past ``deadline``: :class:`~excover.LimitReached`, the ledger as it was."""
         if index >= self.board.slots:  # its parts could neither post nor stop
             self.uncuttable.add(index)
             return None
-        made = cut(self.problem, self.ledger, index, parts, resize=False)
+        made = cut(self.problem, self.ledger, index, parts, resize=False, deadline=deadline)
         if made is None:
             self.uncuttable.add(index)
             return None
@@ -269,11 +270,15 @@ class LocalRun:
     def _precut(self, index: int, total: float) -> bool:
         """One worker: cut subproblem ``index`` before it runs when it is estimated to
         hold more than :data:`PRECUT_SHARE` of the search (``total``); True when it was
-        (its parts first in the queue)."""
+        (its parts first in the queue). Not past the run's deadline (the search then
+        stops at once, with the subproblem whole)."""
         size = self.ledger.subproblems[index].size
         if not self.cuttable or not 0 < PRECUT_SHARE * total < size < math.inf:
             return False
-        parts = self._cut(index, SOLO_PARTS)
+        try:  # by the run's deadline: its search stops at once then
+            parts = self._cut(index, SOLO_PARTS, self.deadline)
+        except LimitReached:
+            return False
         if parts is None:
             return False
         self.queue[:0] = parts
