@@ -341,11 +341,12 @@ def _check_options(options: Mapping[str, object]) -> None:
         raise UsageError(f"unknown keyword argument {unknown[0]!r}; the search options are {known}")
 
 
-def _check_method(method: str) -> str:
+def _check_method(method: str, depth: int = 1) -> str:
     """The method a caller of the API names (an old name, deprecated, read as the method
-    it is now: :func:`excover.names.canonical_method`); unknown ones rejected, the valid
-    ones listed."""
-    method = canonical_method(method, stacklevel=2)
+    it is now: :func:`excover.names.canonical_method`, its warning pointing at the
+    caller of the API, ``depth`` frames above this one's caller); unknown ones rejected,
+    the valid ones listed."""
+    method = canonical_method(method, stacklevel=1 + depth)
     if not isinstance(method, str) or method not in METHODS:
         raise UsageError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     return method
@@ -369,7 +370,7 @@ def _checked_request(
     """The orchestrator's request of an API call of ``operation`` (``count`` or
     ``solutions``), its arguments checked first: the method, the search options, and
     what a symmetric run or a run on subproblems cannot take."""
-    method = _check_method(method)
+    method = _check_method(method, depth=2)  # the API's method, then this function
     _check_options(options)
     if preprocess:
         registry.check_no_symmetry(up_to_symmetry, symmetry)
