@@ -159,7 +159,7 @@ def disassemble_many(
     from concurrent.futures import FIRST_COMPLETED, Future, wait
 
     from excover.parallel.run import executor_for
-    from excover.parallel.workers import ignoring_interrupts, new_pool, stop
+    from excover.parallel.workers import give_up, ignoring_interrupts, new_pool
 
     share = -(-bound // workers)  # each process's share of the bound (0: none)
     wall = None if deadline is None else time.time() + deadline - time.monotonic()
@@ -197,8 +197,4 @@ def disassemble_many(
             if wall is not None and time.time() > wall:
                 more = False
     finally:
-        if own is not None:
-            stop(own)
-        else:  # the executor is the caller's: only this run's tasks are given up
-            for future in pending:
-                future.cancel()
+        give_up(own, pending)

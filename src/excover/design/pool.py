@@ -189,7 +189,7 @@ def on_workers(
     what they finished). Ctrl-C (KeyboardInterrupt) stops the workers at once (an
     executor's tasks not started are cancelled) and goes up."""
     from excover.parallel.run import executor_for
-    from excover.parallel.workers import ignoring_interrupts, new_pool, stop
+    from excover.parallel.workers import give_up, ignoring_interrupts, new_pool
 
     declaration = space.declaration()
     digest = _digest(type(space), declaration)
@@ -237,11 +237,7 @@ def on_workers(
             if late and not finished:
                 return
     finally:
-        if own is not None:
-            stop(own)
-        else:  # the executor is the caller's: only this run's tasks are given up
-            for future in pending:
-                future.cancel()
+        give_up(own, pending)
 
 
 class _Spans:

@@ -64,7 +64,7 @@ from excover.parallel.tasks import (
     solve_task,
 )
 from excover.parallel.tree import State
-from excover.parallel.workers import Pace
+from excover.parallel.workers import CoreShare
 from excover.problem import Problem
 
 __all__ = [
@@ -148,7 +148,7 @@ class LocalRun:
         self.uncuttable: set[int] = set()
         self.cuts = 0
         self.queue: list[int] = []
-        self._pace: Pace | None = None  # the share of a core this process gets alone
+        self._pace: CoreShare | None = None  # the share of a core this process gets alone
         self._paused = False
 
     @property
@@ -167,7 +167,7 @@ class LocalRun:
             yield from self._here()
             return
         if METHOD_TRAITS[self.method].one_search and processes.SOLO_SECONDS > 0:
-            self._pace = processes.Pace()
+            self._pace = processes.CoreShare()
             yield from self._here(time.monotonic() + processes.SOLO_SECONDS)
         if self.queue:
             yield from self._pooled()

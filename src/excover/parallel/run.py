@@ -361,7 +361,7 @@ def _count_by_shares(problem: Problem, options: dict[str, Any], workers: int) ->
     problem.engine_input()  # built once here, inherited by forked workers
     waiting = list(range(shares))
     look = began + SOLO_SECONDS  # when to look again whether to start the workers
-    pace = processes.Pace()
+    pace = processes.CoreShare()
     pool = None
     parts: list[Future[int]] = []
     total = 0

@@ -23,8 +23,8 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -36,10 +36,11 @@ __all__ = [
     "SOLO_SECONDS",
     "WATCH_SECONDS",
     "WORKERS_PER_CPU",
+    "CoreShare",
     "CpuClock",
-    "Pace",
     "check_workers",
     "cpu_note",
+    "give_up",
     "ignoring_interrupts",
     "most_workers",
     "new_pool",
@@ -60,7 +61,7 @@ _PR_SET_PDEATHSIG = 1
 SOLO_SECONDS = 0.05
 
 #: The share of a core this process must get, while it runs alone, for a run to start
-#: its workers (:class:`Pace`): on a machine busy with other work, where the run gets
+#: its workers (:class:`CoreShare`): on a machine busy with other work, where the run gets
 #: less, its scheduler gives a second process little or nothing more (measured: two
 #: workers got 0.61 cores where one got 0.73), so workers would only slow it.
 FULL_CORE = 0.8
@@ -68,7 +69,7 @@ FULL_CORE = 0.8
 _T = TypeVar("_T")
 
 
-class Pace:
+class CoreShare:
     """The share of a core this process gets, measured between two looks."""
 
     def __init__(self) -> None:
@@ -182,7 +183,7 @@ def solo_first(task: Callable[..., _T], calls: Sequence[tuple[Any, ...]], worker
     (:meth:`Future.cancel` says which). Ctrl-C or an error stops the workers at once
     (:func:`stop`)."""
     began = time.monotonic()
-    pace = Pace()
+    pace = CoreShare()
     results: list[Any] = [None] * len(calls)
     first = 0
     look = began + SOLO_SECONDS
@@ -242,6 +243,16 @@ def stop(pool: ProcessPoolExecutor) -> None:
         process.join(timeout=2)
         if process.is_alive():
             process.kill()
+
+
+def give_up(own: ProcessPoolExecutor | None, pending: Iterable[Future[Any]]) -> None:
+    """End a run's work: its ``own`` pool stopped (:func:`stop`), or, on an executor that
+    is the caller's (``own`` None), only this run's ``pending`` tasks cancelled."""
+    if own is not None:
+        stop(own)
+    else:
+        for future in pending:
+            future.cancel()
 
 
 @contextmanager
