@@ -6,13 +6,13 @@
 // the run "assemble" (every assembly, each taken apart, with its progress, time limit and
 // Cancel), whose assemblies are listed and played in the 3D view by the disassembly
 // player of the Solve panel. It uses the page's own helpers (studio.js: api, guarded,
-// solidView, disassemblyPlayer, duration, FOLLOW_MS, ...).
+// solidView, disassemblyPlayer, duration, Follower, ...).
 "use strict";
 
 const burr = {
   puzzle: null,   // the puzzle shown: the server's summary, with its id
   problem: 0,     // the problem shown (from 0)
-  job: null,      // {id, events, followed} of the assemble run going on
+  job: null,      // {id, events, followed, run} of the assemble run going on (Follower)
   run: null,      // {id, problem, takeApart, entries, found, ...} of the last assemble run
   played: null,   // what the 3D view plays: "stored K" or "found K"
 };
@@ -82,7 +82,7 @@ function showPuzzle(puzzle, problem = 0, quiet = false) {
 }
 
 function closePuzzle() {
-  if (burr.job) guarded(cancelAssembling);
+  if (burr.job) guarded(() => assembleRuns.cancel());
   burr.puzzle = burr.run = null;
   clearPlayed();
   $("puzzle-panel").hidden = true;
@@ -93,7 +93,7 @@ function closePuzzle() {
 // assemblies and the 3D view are those of another problem, so they go.
 function showProblem(k) {
   const puzzle = burr.puzzle;
-  if (burr.job) guarded(cancelAssembling); // a run of another problem, or of another puzzle
+  if (burr.job) guarded(() => assembleRuns.cancel()); // a run of another problem, or of another puzzle
   burr.problem = k;
   $("puzzle-problem").value = k;
   clearPlayed();
@@ -182,6 +182,9 @@ function assembleRunning(on) {
   $("puzzle-cancel").disabled = !on;
 }
 
+// The assemble runs, followed as the Solve panel follows its runs.
+const assembleRuns = new Follower(burr, "puzzle-status", assembleRunning, assembleHandle);
+
 async function startAssembling() {
   const puzzle = burr.puzzle;
   const body = { task: "assemble", puzzle: puzzle.id, problem: burr.problem, take_apart: $("puzzle-take-apart").checked, settings: {} };
@@ -192,48 +195,9 @@ async function startAssembling() {
   $("puzzle-assemblies").replaceChildren();
   $("puzzle-order-row").hidden = !body.take_apart;
   $("puzzle-order").value = body.take_apart ? "solutions" : "found";
-  const events = new EventSource(withToken(`api/jobs/${id}/events`));
-  burr.job = { id, events, followed: performance.now(), run: burr.run };
-  assembleRunning(true);
   burr.what = "starting"; // until the run says what it does
-  $("puzzle-status").textContent = "starting…";
+  assembleRuns.start(id, { run: burr.run });
   delete $("puzzle-status").dataset.done;
-  events.onmessage = (message) => {
-    assembleFollow(id);
-    assembleHandle(JSON.parse(message.data));
-  };
-  events.onerror = () => {
-    if (burr.job && burr.job.id === id) {
-      assembleFinish();
-      $("puzzle-status").textContent = "Stopped: the studio did not answer (is it still running?)";
-    }
-  };
-}
-
-// The server cancels a run that no page follows for a minute: say so every FOLLOW_MS of
-// the events read, as the Solve panel does.
-function assembleFollow(id) {
-  const job = burr.job;
-  if (!job || job.id !== id || performance.now() - job.followed < FOLLOW_MS) return;
-  job.followed = performance.now();
-  fetch(`api/jobs/${id}/alive`, { method: "POST", headers: { "X-Studio-Token": TOKEN } }).catch(() => {});
-}
-
-function assembleFinish() {
-  if (burr.job) burr.job.events.close();
-  burr.job = null;
-  assembleRunning(false);
-}
-
-async function cancelAssembling() {
-  const job = burr.job;
-  if (!job) return;
-  $("puzzle-status").textContent = "cancelling…";
-  try {
-    await api("POST", `api/jobs/${job.id}/cancel`);
-  } catch (error) {
-    if (burr.job === job) throw error; // else the run ended meanwhile
-  }
 }
 
 // The counts of a run so far, in words.
@@ -256,7 +220,7 @@ function assembleHandle(event) {
   const progress = $("puzzle-progress");
   const seconds = `${event.elapsed.toFixed(1)} s`;
   if (burr.run !== run) { // the page shows another problem or puzzle since: only the end matters
-    if (!["solving", "assemblies", "tick"].includes(event.type)) assembleFinish();
+    if (!["solving", "assemblies", "tick"].includes(event.type)) assembleRuns.finish();
     return;
   }
   if (event.type === "solving") {
@@ -272,7 +236,7 @@ function assembleHandle(event) {
   } else if (event.type === "tick") {
     $("puzzle-status").textContent = burr.what ? `${burr.what}… (${seconds})` : `${assembledText(run)} so far (${seconds})`;
   } else {
-    assembleFinish();
+    assembleRuns.finish();
     burr.what = null;
     progress.value = event.type === "result" ? 1 : 0;
     if (event.type === "result") {
@@ -398,7 +362,7 @@ function wirePuzzle() {
   $("puzzle-close").onclick = closePuzzle;
   $("puzzle-problem").onchange = () => showProblem(Number($("puzzle-problem").value));
   $("puzzle-assemble").onclick = () => guarded(startAssembling);
-  $("puzzle-cancel").onclick = () => guarded(cancelAssembling);
+  $("puzzle-cancel").onclick = () => guarded(() => assembleRuns.cancel());
   $("puzzle-order").onchange = drawAssemblies;
 }
 

@@ -3,11 +3,11 @@
 // of the pieces fill the board with exactly one solution (or at most N, or any), its
 // progress, Cancel, and the list of the designs found; a click on one loads it (the board
 // and just its pieces) as the design on the page. It uses the page's own helpers
-// (studio.js: api, design, loadDesign, pieceSvg, guarded, ...).
+// (studio.js: api, design, loadDesign, pieceSvg, guarded, Follower, ...).
 "use strict";
 
 const finder = {
-  job: null,        // {id, events, followed} of the search going on
+  job: null,        // {id, events, followed} of the search going on (Follower)
   searched: null,   // the design (JSON) the last search was made on
   found: [],        // the designs it found, best first
 };
@@ -16,6 +16,9 @@ function finderRunning(on) {
   $("search-start").disabled = on;
   $("search-cancel").disabled = !on;
 }
+
+// The searches, followed as the Solve panel follows its runs.
+const finderRuns = new Follower(finder, "search-status", finderRunning, finderHandle);
 
 // What the panel asks, as the server reads it ({"pieces": k, "solutions": ..., ...}).
 function finderRequest() {
@@ -54,46 +57,7 @@ async function startSearch() {
   $("search-list").replaceChildren();
   $("search-summary").textContent = "";
   $("search-restore").hidden = true;
-  const events = new EventSource(withToken(`api/jobs/${id}/events`));
-  finder.job = { id, events, followed: performance.now() };
-  finderRunning(true);
-  $("search-status").textContent = "starting…";
-  events.onmessage = (message) => {
-    finderFollow(id);
-    finderHandle(JSON.parse(message.data));
-  };
-  events.onerror = () => {
-    if (finder.job && finder.job.id === id) {
-      finderFinish();
-      $("search-status").textContent = "Stopped: the studio did not answer (is it still running?)";
-    }
-  };
-}
-
-// The server cancels a search that no page follows for a minute: say so every
-// FOLLOW_MS of the events read, as the Solve panel does for its runs.
-function finderFollow(id) {
-  const job = finder.job;
-  if (!job || job.id !== id || performance.now() - job.followed < FOLLOW_MS) return;
-  job.followed = performance.now();
-  fetch(`api/jobs/${id}/alive`, { method: "POST", headers: { "X-Studio-Token": TOKEN } }).catch(() => {});
-}
-
-function finderFinish() {
-  if (finder.job) finder.job.events.close();
-  finder.job = null;
-  finderRunning(false);
-}
-
-async function cancelSearch() {
-  const job = finder.job;
-  if (!job) return;
-  $("search-status").textContent = "cancelling…";
-  try {
-    await api("POST", `api/jobs/${job.id}/cancel`);
-  } catch (error) {
-    if (finder.job === job) throw error; // else the search ended meanwhile
-  }
+  finderRuns.start(id);
 }
 
 function finderHandle(event) {
@@ -116,7 +80,7 @@ function finderHandle(event) {
   } else if (event.type === "tick") {
     if (finder.what) $("search-status").textContent = `${finder.what}… (${seconds})`;
   } else {
-    finderFinish();
+    finderRuns.finish();
     finder.what = null;
     progress.value = event.type === "result" ? progress.max : 0;
     if (event.type === "result") showFound(event, seconds);
@@ -207,7 +171,7 @@ function finderHint() {
 
 function wireFinder() {
   $("search-start").onclick = () => guarded(startSearch);
-  $("search-cancel").onclick = () => guarded(cancelSearch);
+  $("search-cancel").onclick = () => guarded(() => finderRuns.cancel());
   $("search-restore").onclick = () => guarded(async () => restoreSearched());
   $("search-goal").onchange = () => { $("search-most").hidden = $("search-goal").value !== "most"; };
   $("search-pieces").addEventListener("input", () => { $("search-pieces").dataset.auto = "false"; });

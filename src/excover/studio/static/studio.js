@@ -29,7 +29,7 @@ const state = {
   grid: null,         // the grid of the design (the server's first grid once started)
   families: [],       // [{grid, name, pieces: [{name, cells}]}] from the server, and the page's own
   pieces: {},         // grid -> Map(name -> {cells, count, symmetry})
-  job: null,          // {id, task, events} of the run going on
+  job: null,          // {id, task, events, ...} of the run going on (Follower)
   listing: null,      // {id, total, page, chosen, entries} of the solutions shown
   estimate: null,     // the estimate of the count going on
   leftSince: 0,       // when the last advance (and its time left) came, performance.now()
@@ -66,11 +66,60 @@ function withToken(path) {
 // the browser froze, a client that stopped reading), so that it holds no place for days.
 const FOLLOW_MS = 5000;
 
-function follow(id) {
-  const job = state.job;
-  if (!job || job.id !== id || performance.now() - job.followed < FOLLOW_MS) return;
-  job.followed = performance.now();
-  fetch(`api/jobs/${id}/alive`, { method: "POST", headers: { "X-Studio-Token": TOKEN } }).catch(() => {});
+// How a panel follows its runs of the server (the Solve panel's, the design search's,
+// the assembler's), written once so that they all start, end and cancel alike.
+// `holder.job` is the run going on, {id, events, followed} and what the panel adds, or
+// null; `statusId` the element where the panel says how the run goes; `running(on)`
+// sets the panel's buttons; `handle(event)` reads each event the server sends.
+class Follower {
+  constructor(holder, statusId, running, handle) {
+    Object.assign(this, { holder, statusId, running, handle });
+  }
+
+  // Follows the run `id` the server just made, `more` kept in `holder.job`.
+  start(id, more = {}) {
+    const events = new EventSource(withToken(`api/jobs/${id}/events`));
+    this.holder.job = { ...more, id, events, followed: performance.now() };
+    this.running(true);
+    $(this.statusId).textContent = "starting…";
+    events.onmessage = (message) => {
+      this.alive(id);
+      this.handle(JSON.parse(message.data));
+    };
+    events.onerror = () => {
+      if (this.holder.job && this.holder.job.id === id) {
+        this.finish();
+        $(this.statusId).textContent = "Stopped: the studio did not answer (is it still running?)";
+      }
+    };
+  }
+
+  // Tells the server that the page still follows run `id`, at most every FOLLOW_MS.
+  alive(id) {
+    const job = this.holder.job;
+    if (!job || job.id !== id || performance.now() - job.followed < FOLLOW_MS) return;
+    job.followed = performance.now();
+    fetch(`api/jobs/${id}/alive`, { method: "POST", headers: { "X-Studio-Token": TOKEN } }).catch(() => {});
+  }
+
+  // The run has ended (or the page stops following it): its stream closes.
+  finish() {
+    if (this.holder.job) this.holder.job.events.close();
+    this.holder.job = null;
+    this.running(false);
+  }
+
+  // Asks the server to cancel the run going on; its end comes as an event.
+  async cancel() {
+    const job = this.holder.job;
+    if (!job) return;
+    $(this.statusId).textContent = "cancelling…";
+    try {
+      await api("POST", `api/jobs/${job.id}/cancel`);
+    } catch (error) {
+      if (this.holder.job === job) throw error; // else the run ended meanwhile: nothing to stop
+    }
+  }
 }
 
 function showError(info) {
@@ -694,6 +743,9 @@ function running(on) {
   if (on) $("resume").hidden = true;
 }
 
+// The Solve panel's runs: a first solution, all of them, a count.
+const solveRuns = new Follower(state, "status", running, handle);
+
 function settings(task) {
   const result = {};
   const seconds = Number($("seconds").value);
@@ -752,27 +804,8 @@ async function run(task) {
     $("result-count").removeAttribute("data-count");
     state.lastCount = task;
   }
-  const events = new EventSource(withToken(`api/jobs/${id}/events`));
-  state.job = { id, task, events, saved: false, key, followed: performance.now() };
   state.estimate = null;
-  running(true);
-  $("status").textContent = "starting…";
-  events.onmessage = (message) => {
-    follow(id);
-    handle(JSON.parse(message.data));
-  };
-  events.onerror = () => {
-    if (state.job && state.job.id === id) {
-      finish();
-      $("status").textContent = "Stopped: the studio did not answer (is it still running?)";
-    }
-  };
-}
-
-function finish() {
-  if (state.job) state.job.events.close();
-  state.job = null;
-  running(false);
+  solveRuns.start(id, { task, saved: false, key });
 }
 
 function duration(seconds) {
@@ -838,7 +871,7 @@ function handle(event) {
     if (state.what) $("status").textContent = `${state.what}… (${seconds})`;
   } else {
     const job = state.job;
-    finish();
+    solveRuns.finish();
     state.what = null;
     progress.max = 1;
     progress.value = event.type === "result" ? 1 : 0;
@@ -1443,17 +1476,6 @@ async function png() {
   save(blob, $("download-png").download);
 }
 
-async function cancel() {
-  const job = state.job;
-  if (!job) return;
-  $("status").textContent = "cancelling…";
-  try {
-    await api("POST", `api/jobs/${job.id}/cancel`);
-  } catch (error) {
-    if (state.job === job) throw error; // else the run ended meanwhile: nothing to stop
-  }
-}
-
 // ----- files -----
 
 async function exportProgram() {
@@ -1565,7 +1587,7 @@ function wire() {
   $("count").onclick = () => guarded(() => run("count"));
   $("count-symmetry").onclick = () => guarded(() => run("count_symmetry"));
   $("resume").onclick = () => guarded(() => run(state.lastCount || "count"));
-  $("cancel").onclick = () => guarded(cancel);
+  $("cancel").onclick = () => guarded(() => solveRuns.cancel());
   $("page-back").onclick = () => guarded(() => showPage(state.listing.page - 1, -1));
   $("page-next").onclick = () => guarded(() => showPage(state.listing.page + 1, -1));
   for (const radio of document.querySelectorAll('input[name="view"]')) {
