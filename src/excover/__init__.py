@@ -19,19 +19,8 @@ them then), so that ``import excover`` and the ``excover`` command start fast
 
 from __future__ import annotations
 
-from excover.errors import (
-    ExcoverError,
-    ExcoverWarning,
-    FormatError,
-    GroupMemoryError,
-    LimitReached,
-    MemoryBoundError,
-    ProblemError,
-    ResourceLimitError,
-    SolverError,
-    SymmetryError,
-    UsageError,
-)
+from excover import errors
+from excover.errors import *  # noqa: F403  (the errors, public here too)
 from excover.lazy import lazy_dir, lazy_getattr
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
@@ -44,21 +33,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ExactCover",
-    "ExcoverError",
-    "ExcoverWarning",
     "Family",
-    "FormatError",
-    "GroupMemoryError",
-    "LimitReached",
-    "MemoryBoundError",
-    "ProblemError",
-    "ResourceLimitError",
     "Search",
-    "SolverError",
     "Stats",
-    "SymmetryError",
-    "UsageError",
     "simd_kernel",
+    # the exceptions and the warning (errors' classes; its helper check_limit stays there)
+    *(name for name in errors.__all__ if name[0].isupper()),
 ]
 
 __version__ = "0.9.0"

@@ -97,7 +97,20 @@ GOAL_FLAGS = {
     "every_solution": "up_to_symmetry",
 }
 
-_DESCRIPTION = """\
+#: A declaration file (the fields of :mod:`excover.design.fields`), shown by the
+#: command's help.
+EXAMPLE = """\
+kind = "packing"
+board = "5x4x2"
+catalog = "pentacubes"
+pieces = 8
+[goal]
+solutions = "unique"
+[run]
+ledger = "pentacubes.ledger"
+"""
+
+_DESCRIPTION = f"""\
 Search a space of designs for those worth making: every design once up to the result's
 symmetry and the pieces' own, each searched only as far as the goal needs (a second
 solution ends a design when one is asked for), every outcome kept in a ledger so that a
@@ -112,15 +125,7 @@ design declared by the flags below:
 
 A declaration file names the kind and its fields, the goal in a [goal] table and, if
 wanted, how to run in a [run] table (workers, ledger, timeout, start, stop):
-  kind = "packing"
-  board = "5x4x2"
-  catalog = "pentacubes"
-  pieces = 8
-  [goal]
-  solutions = "unique"
-  [run]
-  ledger = "pentacubes.ledger"
-docs/design.md tells every field."""
+{"".join("  " + line for line in EXAMPLE.splitlines(True))}docs/design.md tells every field."""
 
 _EPILOG = f"""\
 examples:

@@ -3,19 +3,8 @@ line, read field by field with errors that say where.
 
 A declaration file (read with the standard library's :mod:`tomllib`) names the kind of
 design at its top (``kind = "packing"``), the kind's own fields beside it, the goal in a
-``[goal]`` table and, optionally, how to run in a ``[run]`` table::
-
-    kind = "packing"
-    board = "5x4x2"
-    catalog = "pentacubes"
-    pieces = 8
-
-    [goal]
-    solutions = "unique"
-
-    [run]
-    workers = 2
-    ledger = "pentacubes.ledger"
+``[goal]`` table and, optionally, how to run in a ``[run]`` table (workers, ledger, ...):
+:data:`excover.design.cli.EXAMPLE` is one, shown by ``excover design --help``.
 
 :class:`Table` reads one table: each field is taken once, with its type and range
 checked (:meth:`Table.integer`, :meth:`Table.choice`, ...), and :meth:`Table.done`

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from excover.design.errors import GoalError
@@ -161,18 +161,14 @@ class Goal:
         return -score
 
     def as_dict(self) -> dict[str, Any]:
-        """The goal as JSON (what a ledger records of it)."""
-        return {
-            "solutions": self.solutions,
-            "up_to_symmetry": self.up_to_symmetry,
-            "top": self.top,
-            "by": self.by,
-            "order": self.order,
-        } | {
-            name: list(bound) if isinstance(bound, tuple) else bound
-            for name, bound in (("least", self.least), ("most", self.most))
-            if bound is not None
-        }
+        """The goal as JSON (what a ledger records of it): its fields, the bounds
+        (``least``, ``most``) only when set, numbers in turn as a list."""
+        data = asdict(self)
+        for name in ("least", "most"):
+            bound = data.pop(name)
+            if bound is not None:
+                data[name] = list(bound) if isinstance(bound, tuple) else bound
+        return data
 
     def describe(self) -> str:
         """The goal in words: ``exactly one solution up to symmetry; the top 10 by nodes,

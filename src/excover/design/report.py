@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from excover.design.goal import Goal, Score
@@ -38,13 +38,8 @@ class Found:
     scores: Mapping[str, Score] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "key": self.key,
-            "weight": self.weight,
-            "solutions": self.solutions,
-            "scores": dict(self.scores),
-        }
+        """The design as JSON data: its fields (``scores`` a dictionary, as made)."""
+        return asdict(self)
 
 
 def _bucket(outcome: Evaluation) -> str:

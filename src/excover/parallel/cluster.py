@@ -34,7 +34,7 @@ import warnings
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from excover.engines import Search
 from excover.errors import ExcoverError, ExcoverWarning, LimitReached
@@ -62,6 +62,7 @@ __all__ = [
     "SPLIT_AFTER",
     "ClusterRun",
     "count_on_cluster",
+    "drive",
     "even_out",
     "is_client",
     "open_ledger",
@@ -87,6 +88,8 @@ TICK = 0.1
 
 #: Seconds between two saves of the ledger by :func:`count_on_cluster`.
 SAVE_EVERY = 5.0
+
+_T = TypeVar("_T")
 
 
 def is_client(executor: object) -> bool:
@@ -546,21 +549,62 @@ def count_on_cluster(
     where = None if checkpoint is None else Path(checkpoint)
     with claimed(where, wait=True) as path:
         ledger = open_ledger(problem, asked or method, client, path, tasks)
-        run = ClusterRun(
+        drive(
             problem,
             client,
             ledger,
             method,
             options,
+            _save_now_and_then,
             task_timeout=task_timeout,
             split_after=split_after,
         )
-        saved = time.monotonic()
-        try:
-            for changed in run.steps():
-                if changed and time.monotonic() - saved >= SAVE_EVERY:
-                    ledger.save()
-                    saved = time.monotonic()
-        finally:
-            ledger.save()
     return ledger.count
+
+
+def drive(
+    problem: Problem,
+    client: Any,
+    ledger: Checkpoint,
+    method: str,
+    options: dict[str, Any] | None,
+    follow: Callable[[ClusterRun, Generator[bool]], _T],
+    *,
+    task_timeout: float | None = None,
+    split_after: float | None = SPLIT_AFTER,
+    save: Callable[[], None] | None = None,
+) -> tuple[ClusterRun, _T]:
+    """Count the open subproblems of ``ledger`` on the Dask ``client`` by a
+    :class:`ClusterRun` (``task_timeout`` and ``split_after`` as there): the one Dask
+    driver of :func:`count_on_cluster` and of the orchestrator's checkpointed count
+    (:mod:`excover.solving.checkpointed`). ``follow(run, steps)`` takes the run's steps
+    (:meth:`ClusterRun.steps`) for as long as it likes, saving the ledger now and then,
+    drawing progress, stopping early; ``save()`` (default: ``ledger.save``) saves the
+    ledger at once (a ledger that cannot be written fails before the work, not after
+    it) and at the end, however the run ends. The run and what ``follow`` returned."""
+    save = ledger.save if save is None else save
+    run = ClusterRun(
+        problem,
+        client,
+        ledger,
+        method,
+        options,
+        task_timeout=task_timeout,
+        split_after=split_after,
+    )
+    save()
+    steps = run.steps()
+    try:
+        return run, follow(run, steps)
+    finally:
+        steps.close()
+        save()
+
+
+def _save_now_and_then(run: ClusterRun, steps: Generator[bool]) -> None:
+    """Run ``steps`` to the end, saving the ledger every :data:`SAVE_EVERY` seconds."""
+    saved = time.monotonic()
+    for changed in steps:
+        if changed and time.monotonic() - saved >= SAVE_EVERY:
+            run.ledger.save()
+            saved = time.monotonic()

@@ -342,7 +342,7 @@ def _count_on_cluster(
     :mod:`excover.parallel.cluster`), the ledger saved to the request's checkpoint
     every ``checkpoint_every`` seconds, on Ctrl-C, at the deadline and at the end."""
     from excover.parallel.checkpoint import claimed
-    from excover.parallel.cluster import ClusterRun, open_ledger
+    from excover.parallel.cluster import drive, open_ledger
     from excover.parallel.run import resolve_auto
 
     events = request.events
@@ -377,58 +377,59 @@ def _count_on_cluster(
     resumed = len(ledger.done)
     if resumed:
         events.resumed(path, ledger, None)
-    run = ClusterRun(
+    bar = request.bar(f"count ({method}, a Dask cluster)", "%")
+    earlier = ledger.seconds
+
+    def save() -> None:
+        ledger.seconds = earlier + time.monotonic() - started - waited
+        ledger.save()
+
+    def follow(run: ClusterRun, steps: Generator[bool]) -> str | None:
+        return _follow(run, steps, bar, request.checkpoint_every, deadline, save)
+
+    run, stopped_by = drive(
         problem,
         client,
         ledger,
         method,
         options,
+        follow,
         task_timeout=request.task_timeout,
         split_after=request.split_after or None,
+        save=save,
     )
-    stopped_by = _drive(run, request, started + waited, deadline)
     seconds = time.monotonic() - started
     outcome = tasks_outcome(ledger, method, stopped_by, resumed, seconds, workers, path)
     outcome.cluster = run.stats
     return outcome
 
 
-def _drive(run: ClusterRun, request: Request, started: float, deadline: float | None) -> str | None:
-    """Run ``run`` to its end or to a stop (Ctrl-C, ``deadline``), with the progress bar
-    and the saves of its ledger; what stopped it early, or None."""
+def _follow(
+    run: ClusterRun,
+    steps: Generator[bool],
+    bar: Bar,
+    every: float,
+    deadline: float | None,
+    save: Callable[[], None],
+) -> str | None:
+    """Follow a cluster run to its end or to a stop (Ctrl-C, ``deadline``), drawing the
+    bar (with the share done by the tasks running,
+    :meth:`~excover.parallel.cluster.ClusterRun.progress`) and saving the ledger every
+    ``every`` seconds; what stopped it early, or None."""
     ledger = run.ledger
-    earlier = ledger.seconds
-    bar = request.bar(f"count ({run.job.method}, a Dask cluster)", "%")
     taskbar = TaskBar(bar, ledger.total_size(), time_left=run.remaining)
-
-    def save() -> None:
-        ledger.seconds = earlier + time.monotonic() - started
-        ledger.save()
-
-    save()  # at once: a ledger that cannot be written fails before the work, not after it
-    steps = run.steps()
     try:
         with _DeferredCtrlC() as ctrl_c:
-            watch = _Watch(request.checkpoint_every, taskbar, deadline, save, ctrl_c)
-            return _follow(steps, run, watch)
+            watch = _Watch(every, taskbar, deadline, save, ctrl_c)
+            for changed in steps:
+                stopped = watch.stopped(run.progress() * ledger.total_size(), ledger, changed)
+                if stopped is not None:
+                    return stopped
+            return "interrupt" if ctrl_c.pressed else None
     except KeyboardInterrupt:
         return "interrupt"
     finally:
-        steps.close()
-        save()
         taskbar.close(ledger.done_size(), ledger)
-
-
-def _follow(steps: Generator[bool], run: ClusterRun, watch: _Watch) -> str | None:
-    """Follow a cluster run, drawing the bar (with the share done by the tasks running,
-    :meth:`~excover.parallel.cluster.ClusterRun.progress`) and saving the ledger now
-    and then; what stopped it early, or None."""
-    ledger = run.ledger
-    for changed in steps:
-        stopped = watch.stopped(run.progress() * ledger.total_size(), ledger, changed)
-        if stopped is not None:
-            return stopped
-    return "interrupt" if watch.ctrl_c.pressed else None
 
 
 def automatic_checkpoint(digest: str, method: str) -> Path | None:

@@ -55,6 +55,7 @@ from excover.solving import registry
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from dataclasses import KW_ONLY
     from typing import Any
 
     from excover.counting.outcome import Listing
@@ -84,31 +85,19 @@ class SymmetricOutcome(Outcome):
     factor, that count's own outcome (``inner``, its count scaled). The front ends word
     the engine from it."""
 
-    def __init__(
-        self,
-        outcome: Outcome,
-        group: Group | None,
-        search: BrokenSearch | WidenedClasses | None,
-        by_default: bool,
-        total: Total | None = None,
-        classes: bool = False,
-        inner: Outcome | None = None,
-    ) -> None:
-        super().__init__(
-            outcome.method,
-            outcome.engine,
-            outcome.count,
-            outcome.stopped_by,
-            outcome.stats,
-            outcome.route,
-            outcome.error,
-        )
-        self.group = group
-        self.search = search
-        self.by_default = by_default
-        self.total = total
-        self.classes = classes
-        self.inner = inner
+    _: KW_ONLY
+    group: Group | None
+    search: BrokenSearch | WidenedClasses | None
+    by_default: bool
+    total: Total | None = None
+    classes: bool = False
+    inner: Outcome | None = None
+
+    @classmethod
+    def of(cls, outcome: Outcome, **symmetry: Any) -> SymmetricOutcome:
+        """``outcome`` (its fields as an :class:`Outcome`'s) with the fields of the
+        symmetry, given by name."""
+        return cls(*(getattr(outcome, name) for name in Outcome._fields), **symmetry)
 
 
 class Total:
@@ -224,7 +213,9 @@ def count_total(total: Total, request: Request) -> Outcome:
         outcome = _scaled(_plain_count(total.problem, request), total.factor)
     finally:
         events.factor = 1
-    return SymmetricOutcome(outcome, None, None, True, total, inner=outcome)
+    return SymmetricOutcome.of(
+        outcome, group=None, search=None, by_default=True, total=total, inner=outcome
+    )
 
 
 def _scaled(outcome: Outcome, factor: int) -> Outcome:
@@ -292,7 +283,9 @@ def _broken_count(
     if error is not None and search is None:
         stats = {}
     outcome = _symmetric_end(request, number, stats, error, factor)
-    return SymmetricOutcome(outcome, group, search, by_default, total)
+    return SymmetricOutcome.of(
+        outcome, group=group, search=search, by_default=by_default, total=total
+    )
 
 
 def _classes_count(problem: Problem, group: Group, request: Request) -> Outcome:
@@ -313,7 +306,7 @@ def _classes_count(problem: Problem, group: Group, request: Request) -> Outcome:
         stats["symmetry"] = _group_note(group, False)
         stats.update(seconds=time.perf_counter() - started, workers=request.workers or 1)
     outcome = _symmetric_end(request, number, stats, error)
-    return SymmetricOutcome(outcome, group, search, False, classes=True)
+    return SymmetricOutcome.of(outcome, group=group, search=search, by_default=False, classes=True)
 
 
 def _symmetric_end(
@@ -344,7 +337,7 @@ def _group_stopped(stop: BaseException, counting: bool) -> Outcome:
     stats = {} if counting else {"solutions": 0}
     engine = "finding the symmetries"
     outcome = Outcome(SEARCH_METHOD, engine, found, stopped_by, stats, error=stop)
-    return SymmetricOutcome(outcome, None, None, False)
+    return SymmetricOutcome.of(outcome, group=None, search=None, by_default=False)
 
 
 def _group_note(group: Group, by_default: bool) -> str:
@@ -567,8 +560,12 @@ class _SymmetricListing:
             method = _one_search(self.request)
             outcome = Outcome(method, None, found, stopped_by, {"solutions": found})
         outcome.error = error
-        return SymmetricOutcome(
-            outcome, self.group, self.search, False, classes=self.request.up_to_symmetry
+        return SymmetricOutcome.of(
+            outcome,
+            group=self.group,
+            search=self.search,
+            by_default=False,
+            classes=self.request.up_to_symmetry,
         )
 
 

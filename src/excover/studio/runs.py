@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import gc
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -125,15 +125,8 @@ class Settings:
         return cls(limit, seconds, symmetric, checkpoints, checkpoint_above, broken)
 
     def as_json(self) -> dict[str, Any]:
-        """The settings as the child gets them."""
-        return {
-            "limit": self.limit,
-            "seconds": self.seconds,
-            "up_to_symmetry": self.up_to_symmetry,
-            "checkpoints": self.checkpoints,
-            "checkpoint_above": self.checkpoint_above,
-            "break_symmetry": self.break_symmetry,
-        }
+        """The settings as the child gets them: their fields."""
+        return asdict(self)
 
 
 class _News(Events):
