@@ -37,8 +37,7 @@ __all__ = [
     "Search",
     "Stats",
     "simd_kernel",
-    # the exceptions and the warning (errors' classes; its helper check_limit stays there)
-    *(name for name in errors.__all__ if name[0].isupper()),
+    *errors.__all__,  # the exceptions and the warning
 ]
 
 __version__ = "0.9.0"
