@@ -79,7 +79,7 @@ def worst(seen: list[Reading], total: int, share: Callable[[Reading], float]) ->
 def shares(problem: ExactCover) -> list[Callable[[Reading], float]]:
     """The three shares replayed (see the module notes), each with its own probes (the
     same: their seeds are fixed), as a share never goes back."""
-    prober = _dxz.Dxz(*dxz.Run(problem, Manager())._links)
+    prober = _dxz.Dxz(dxz.Run(problem, Manager())._arrays)
     walked, memo = (weighed.Share(lambda *probes: prober.child_sizes((), *probes)) for _ in "ab")
     return [
         lambda r: weighed.share_of(r[1], lambda prefix: None),

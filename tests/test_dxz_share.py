@@ -18,7 +18,7 @@ KNUTH = Path(__file__).parent / "data" / "knuth"
 
 def links(problem: ExactCover) -> _dxz.Dxz:
     """A DXZ search of ``problem`` that never runs, for its probes."""
-    return _dxz.Dxz(*dxz.Run(problem, Manager())._links)
+    return _dxz.Dxz(dxz.Run(problem, Manager())._arrays)
 
 
 def regular() -> ExactCover:
@@ -62,7 +62,7 @@ def test_the_probes_put_the_links_back() -> None:
     manager = Manager()
     fresh = dxz.Run(problem, manager).run()
     assert fresh.family is not None
-    probed = _dxz.search(manager.store, *dxz.Run(problem, manager)._links)
+    probed = _dxz.search(manager.store, dxz.Run(problem, manager)._arrays)
     for prefix in ((), (0,), (1, 2), (5, 0, 3)):
         probed.child_sizes(prefix, 2, 3, 7)
     root, _, nodes, hits = _dxz.run(manager.store, probed)

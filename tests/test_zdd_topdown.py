@@ -16,6 +16,7 @@ from builders import Instance, dominoes, instances, queens
 from hypothesis import given, settings
 
 from excover import ExactCover, Family, ResourceLimitError, UsageError
+from excover.problem import EngineInput
 from excover.zdd import Manager, _topdown, columns, dxz
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
@@ -74,9 +75,7 @@ def test_samples_agree_across_managers() -> None:
     ]
 
 
-def _with_items_repeated(
-    problem: ExactCover, times: int
-) -> tuple[int, int, array[int], array[int]]:
+def _with_items_repeated(problem: ExactCover, times: int) -> EngineInput:
     """The top-down construction's input for ``problem`` with each primary item
     repeated ``times`` times (the copies used by the same options): the same solutions
     and the same states, with ``times`` as many primary items."""
@@ -91,7 +90,16 @@ def _with_items_repeated(
         uses = items[data.option_start[option] : data.option_start[option + 1]]
         start.append(start[-1] + sum(len(use) for use in uses))
     flat = [item for use in items for item in use]
-    return times * primary, times * primary + secondary, array("i", start), array("i", flat)
+    ones = array("i", [1]) * (times * primary)
+    return EngineInput(
+        times * primary,
+        secondary,
+        array("i", start),
+        array("i", flat),
+        array("i", [0]) * len(flat),
+        ones,
+        ones,
+    )
 
 
 def test_each_width_of_the_hi_check() -> None:
@@ -102,7 +110,7 @@ def test_each_width_of_the_hi_check() -> None:
     results = set()
     for times in (1, 2, 4):
         manager = Manager()
-        root, states = _topdown.build(manager.store, *_with_items_repeated(problem, times))
+        root, states = _topdown.build(manager.store, _with_items_repeated(problem, times))
         family = Family(manager, root)
         results.add((states, family.size, frozenset(map(frozenset, family))))
     assert len(results) == 1

@@ -21,15 +21,17 @@ carries the current stamp, so no loop clears a whole array.
   with the number of primary items of each.
 * :meth:`Graph.mrv`: the primary item with the fewest live options (ties to the smallest
   item) and those options.
-* :meth:`Graph.subproblem`: a residual problem as the flat arrays of DXZ
-  (:meth:`excover.zdd._store.Store.dxz`), items renumbered from 0 (primary first) and
+* :meth:`Graph.subproblem`: a residual problem as the flat arrays DXZ takes
+  (:func:`excover.zdd._dxz.search`), items renumbered from 0 (primary first) and
   options sorted by their first primary item.
 
 Nothing here recurses or allocates inside a loop but the output arrays.
 """
 
-from cpython.array cimport array, clone
+from cpython.array cimport array, clone, copy
 from libc.stdlib cimport free, malloc
+
+from excover.problem import EngineInput
 
 cdef array _INTS = array("i")
 
@@ -57,8 +59,14 @@ cdef class Graph:
     cdef int *label
     cdef int stamp
 
-    def __cinit__(self, int n_primary, int n_items, const int[:] option_start,
-                  const int[:] node_item, const int[:] node_color):
+    def __cinit__(self, arrays):
+        # ``arrays``: the problem as the engines read it, an EngineInput (its
+        # multiplicities are not read)
+        cdef int n_primary = arrays.n_primary
+        cdef int n_items = n_primary + arrays.n_secondary
+        cdef const int[:] option_start = arrays.option_start
+        cdef const int[:] node_item = arrays.node_item
+        cdef const int[:] node_color = arrays.node_color
         cdef Py_ssize_t n_options = option_start.shape[0] - 1
         cdef Py_ssize_t n_nodes = node_item.shape[0]
         cdef Py_ssize_t k, j, it, at
@@ -276,13 +284,13 @@ cdef class Graph:
         return best, out
 
     def subproblem(self, const int[:] live):
-        """``(n_primary, n_items, option_start, node_item, node_color)`` of ``live`` as a
-        problem of its own: its primary items numbered from 0 in their order, then its
+        """``live`` as a problem of its own (an :class:`~excover.problem.EngineInput`,
+        every multiplicity 1): its primary items numbered from 0 in their order, then its
         secondary items, and its options sorted (stably) by their first primary item."""
         cdef int s = self._next_stamp()
         cdef Py_ssize_t j, k, n = live.shape[0], nodes = 0, at
         cdef int v, it, first, n_prim = 0, n_all = 0
-        cdef array start, items, colors, order, bucket
+        cdef array start, items, colors, order, bucket, ones
         # number the items: primary in increasing order, then secondary
         for j in range(n):
             v = live[j]
@@ -334,4 +342,7 @@ cdef class Graph:
                 colors.data.as_ints[at] = self.ocolor[k]
                 at += 1
             start.data.as_ints[j + 1] = <int>at
-        return n_prim, n_all, start, items, colors
+        ones = _ints(n_prim)
+        for j in range(n_prim):
+            ones.data.as_ints[j] = 1
+        return EngineInput(n_prim, n_all - n_prim, start, items, colors, ones, copy(ones))

@@ -58,7 +58,7 @@ from excover.counting._components import Graph
 from excover.errors import ResourceLimitError, UsageError
 
 if TYPE_CHECKING:
-    from excover.problem import Problem
+    from excover.problem import EngineInput, Problem
     from excover.zdd._dxz import Dxz
     from excover.zdd._store import Store
 
@@ -177,10 +177,10 @@ class Counting:
         primary ones first, options sorted by their first primary item)."""
         from excover.problem import Problem
 
-        n_primary, n_items, start, items, colors = self._counter.graph.subproblem(live)
-        arrays = (start, items, colors)
+        part = self._counter.graph.subproblem(live)
+        arrays = (part.option_start, part.node_item, part.node_color)
         names = self.problem.color_names
-        return Problem._from_checked(n_primary, n_items - n_primary, arrays, names)
+        return Problem._from_checked(part.n_primary, part.n_secondary, arrays, names)
 
     def progress(self) -> float | None:
         """The share of the count done where it stopped (see :meth:`_Counter.progress`);
@@ -202,16 +202,9 @@ class _Counter:
     number of primary items of each option."""
 
     def __init__(self, problem: Problem, stop: Callable[[], bool] | None) -> None:
-        data = problem.engine_input()
-        self.graph = Graph(
-            data.n_primary,
-            data.n_primary + data.n_secondary,
-            data.option_start,
-            data.node_item,
-            data.node_color,
-        )
+        self.graph = Graph(problem.engine_input())
         self.primaries = self.graph.primary_counts()
-        self.n_primary = data.n_primary
+        self.n_primary = self.graph.n_primary
         self.n_options = problem.n_options
         self.cache: dict[bytes, int] = {}
         self.stop = stop
@@ -262,7 +255,7 @@ class _Counter:
             counted = self._frontier(problem)
             if counted is not None:
                 return counted
-            return self._dxz(live.tobytes(), *self.graph.subproblem(live))
+            return self._dxz(live.tobytes(), self.graph.subproblem(live))
         return self._sum_of_products([parts], 0)
 
     def _sum_of_products(self, branches: list[list[tuple[array[int], int]]], depth: int) -> int:
@@ -355,14 +348,15 @@ class _Counter:
         items' own order, else DXZ. (The search for a better order of the items costs
         more than most components take to count, and on the SAT 2026 graph instances it
         found no order narrow enough.)"""
-        n_primary, n_items, start, items, colors = self.graph.subproblem(live)
-        if len(live) > FRONTIER_OPTIONS and n_items == n_primary and not any(colors):
+        part = self.graph.subproblem(live)
+        n_primary = part.n_primary
+        if len(live) > FRONTIER_OPTIONS and part.n_secondary == 0 and not any(part.node_color):
             from excover.zdd import frontier
 
-            layout = frontier.layout_of(n_primary, start, items, reorder=False)
+            layout = frontier.layout_of(n_primary, part.option_start, part.node_item, reorder=False)
             if layout is not None:
                 return frontier.count_layout(n_primary, layout, tick=self._tick)
-        return self._dxz(live.tobytes(), n_primary, n_items, start, items, colors)
+        return self._dxz(live.tobytes(), part)
 
     def _frontier(self, problem: Problem) -> int | None:
         """The frontier count of ``problem``, or None when it does not suit the problem
@@ -375,16 +369,9 @@ class _Counter:
         """After each layer of a frontier count: give up when ``stop()`` says so."""
         self._check()
 
-    def _dxz(
-        self,
-        key: bytes,
-        n_primary: int,
-        n_items: int,
-        start: array[int],
-        items: array[int],
-        colors: array[int],
-    ) -> int:
-        """The count of a component (``key``: its live options) by DXZ, resumed where
+    def _dxz(self, key: bytes, part: EngineInput) -> int:
+        """The count of a component (``key``: its live options; ``part``: it as a problem
+        of its own, :meth:`Graph.subproblem`) by DXZ, resumed where
         ``stop`` interrupted it if it did. The runs share one private ZDD store: a count
         holds no node once it is returned, so the store's garbage collection reclaims the
         last run's nodes when it needs room (a store per run would cost more to allocate
@@ -398,7 +385,7 @@ class _Counter:
             if self.paused is not None and self.paused[0] == key:
                 _, search, budget = self.paused
             else:
-                search = _dxz.search(store, n_primary, n_items, start, items, colors, None)
+                search = _dxz.search(store, part)
                 budget = 0
             self.paused = None
             self.searching = search

@@ -7,16 +7,6 @@ from typing_extensions import disjoint_base
 
 from excover.engines._driver import _Driver
 
-__all__ = [
-    "MAX_BITS",
-    "MAX_OPTIONS",
-    "SIMD",
-    "SIMD_LEVELS",
-    "BitEngine",
-    "bits_needed",
-    "primary_counts",
-]
-
 MAX_BITS: Final[int]
 MAX_OPTIONS: Final[int]
 SIMD_LEVELS: Final[tuple[str, ...]]

@@ -159,16 +159,6 @@ from libc.string cimport memcpy, memset
 
 include "_driver.pxi"
 
-__all__ = [
-    "MAX_BITS",
-    "MAX_OPTIONS",
-    "SIMD",
-    "SIMD_LEVELS",
-    "BitEngine",
-    "bits_needed",
-    "primary_counts",
-]
-
 cdef extern from "_portable.h":
     int excover_ctz64(unsigned long long x) nogil
     int excover_popcount64(unsigned long long x) nogil

@@ -5,6 +5,7 @@ from typing import Self
 
 from typing_extensions import disjoint_base
 
+from excover.problem import EngineInput
 from excover.zdd._store import Store
 
 @disjoint_base
@@ -26,14 +27,7 @@ class Dxz:
     @property
     def held_bytes(self) -> int:
         """The bytes of its tables, counted against its store's memory bound."""
-    def __new__(
-        cls,
-        n_primary: int,
-        n_items: int,
-        option_start: array[int],
-        node_item: array[int],
-        node_color: array[int],
-    ) -> Self: ...
+    def __new__(cls, arrays: EngineInput) -> Self: ...
     def set_bounds(self, lo: array[int], hi: array[int]) -> None:
         """Give primary item ``j`` (0-based) the multiplicity ``lo[j]..hi[j]``; only
         before the search starts."""
@@ -44,14 +38,6 @@ class Dxz:
         self, prefix: tuple[int, ...], levels: int, samples: int, seed: int
     ) -> tuple[dict[tuple[int, ...], object] | None, int]: ...
 
-def search(
-    store: Store,
-    n_primary: int,
-    n_items: int,
-    option_start: array[int],
-    node_item: array[int],
-    node_color: array[int],
-    bounds: tuple[array[int], array[int]] | None = None,
-) -> Dxz: ...
+def search(store: Store, arrays: EngineInput) -> Dxz: ...
 def run(store: Store, d: Dxz, budget: int = -1) -> tuple[int, int, int, int]: ...
 def next_leaf(store: Store, d: Dxz) -> int: ...

@@ -47,6 +47,15 @@ cdef inline int32_t fold(Store store, int32_t f, const int32_t* pend_opt,
     return f
 
 
+cdef bint _plain(const int[:] lo, const int[:] hi):
+    """Whether every multiplicity is exactly 1 (no Algorithm M)."""
+    cdef Py_ssize_t j
+    for j in range(lo.shape[0]):
+        if lo[j] != 1 or hi[j] != 1:
+            return False
+    return True
+
+
 cdef struct Slot:
     # an entry of the compact memo: the one-word key (never 0) and its ZDD
     uint64_t key
@@ -54,20 +63,20 @@ cdef struct Slot:
     int32_t unused
 
 
-def search(Store store, int n_primary, int n_items, const int[:] option_start,
-           const int[:] node_item, const int[:] node_color, bounds=None):
+def search(Store store, arrays):
     """A DXZ search for all solutions of an exact cover problem, as a family over
     option numbers in ``store``; :func:`run` runs it.
 
-    ``option_start`` and ``node_item`` describe the options (engine arrays) already
-    sorted by their first primary item; the search always branches on the leftmost
-    uncovered primary item, so the options chosen along a path have increasing numbers
-    and every node is made directly in canonical form. ``bounds``, when given, is the
-    pair of arrays (lo, hi) of the primary items' multiplicities (Algorithm M).
+    ``arrays`` is the problem as the engines read it (an
+    :class:`~excover.problem.EngineInput`), its options already sorted by their first
+    primary item; the search always branches on the leftmost uncovered primary item, so
+    the options chosen along a path have increasing numbers and every node is made
+    directly in canonical form. Multiplicities other than 1 make it Algorithm M
+    (:meth:`Dxz.set_bounds`).
     """
-    cdef Dxz d = Dxz(n_primary, n_items, option_start, node_item, node_color)
-    if bounds is not None:
-        d.set_bounds(bounds[0], bounds[1])
+    cdef Dxz d = Dxz(arrays)
+    if not _plain(arrays.lo, arrays.hi):
+        d.set_bounds(arrays.lo, arrays.hi)
     store.borrow(d.held_bytes)   # MemoryBoundError when the tables made so far do not fit
     d.owner = store
     return d
@@ -225,8 +234,13 @@ cdef class Dxz:
     cdef bint m_entering
     cdef int32_t m_result
 
-    def __cinit__(self, int n_primary, int n_items, const int[:] option_start,
-                  const int[:] node_item, const int[:] node_color):
+    def __cinit__(self, arrays):
+        # ``arrays``: an EngineInput (see :func:`search`; its multiplicities are not read)
+        cdef int n_primary = arrays.n_primary
+        cdef int n_items = n_primary + arrays.n_secondary
+        cdef const int[:] option_start = arrays.option_start
+        cdef const int[:] node_item = arrays.node_item
+        cdef const int[:] node_color = arrays.node_color
         cdef int n_options = option_start.shape[0] - 1
         cdef int64_t n_entries = node_item.shape[0]
         cdef int64_t size = n_items + 2 + n_entries + n_options + 1

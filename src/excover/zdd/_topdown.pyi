@@ -1,9 +1,9 @@
 """Type stub of the compiled top-down construction (see _topdown.pyx for its states)."""
 
-from array import array
 from collections.abc import Callable
 from typing import Self, final
 
+from excover.problem import EngineInput
 from excover.zdd._store import Store
 
 MAX_WORDS: int
@@ -14,14 +14,7 @@ class TopDown:
     """The tables of one construction; :func:`build` runs it (a ``cdef class`` marked
     ``@cython.final``: it takes its problem in ``__cinit__``, which runs in ``__new__``)."""
 
-    def __new__(
-        cls,
-        n_primary: int,
-        n_items: int,
-        option_start: array[int],
-        node_item: array[int],
-        max_ids: int,
-    ) -> Self: ...
+    def __new__(cls, arrays: EngineInput, max_ids: int) -> Self: ...
     @property
     def states(self) -> int:
         """Nodes of the diagram before reduction."""
@@ -30,10 +23,5 @@ class TopDown:
         """The bytes of the tables, counted against the store's memory bound."""
 
 def build(
-    store: Store,
-    n_primary: int,
-    n_items: int,
-    option_start: array[int],
-    node_item: array[int],
-    tick: Callable[[int, int, int], None] | None = None,
+    store: Store, arrays: EngineInput, tick: Callable[[int, int, int], None] | None = None
 ) -> tuple[int, int]: ...

@@ -229,8 +229,13 @@ cdef class TopDown:
     cdef readonly int64_t held_bytes   # the bytes of the tables, counted against it
     cdef bint over_bytes       # a table was refused its growth by the memory bound
 
-    def __cinit__(self, int n_primary, int n_items, const int[:] option_start,
-                  const int[:] node_item, int64_t max_ids):
+    def __cinit__(self, arrays, int64_t max_ids):
+        # ``arrays``: an EngineInput (see :func:`build`; its colors and multiplicities are
+        # not read)
+        cdef int n_primary = arrays.n_primary
+        cdef int n_items = n_primary + arrays.n_secondary
+        cdef const int[:] option_start = arrays.option_start
+        cdef const int[:] node_item = arrays.node_item
         cdef int n = option_start.shape[0] - 1
         self.n_options = n
         self.n_primary = n_primary
@@ -852,16 +857,15 @@ cdef class TopDown:
         return kids[2 * self.root_id]
 
 
-def build(Store store, int n_primary, int n_items, const int[:] option_start,
-          const int[:] node_item, tick=None):
+def build(Store store, arrays, tick=None):
     """The root node, in ``store``, of the family of all exact covers of the problem
-    (no colors, no multiplicities; options numbered as given), and the number of nodes
+    ``arrays`` as the engines read it (an :class:`~excover.problem.EngineInput`: no
+    colors, no multiplicities; options numbered as given), and the number of nodes
     of the diagram before reduction. ``tick``, when given, is called after each level
     with the levels done, their number and the states of that level (for a progress
     bar). Raises MemoryError when the tables cannot grow, MemoryBoundError past the
     store's memory bound, and ``StoreFull`` (through the store) beyond its node limit."""
-    cdef TopDown t = TopDown(n_primary, n_items, option_start, node_item,
-                             min(store.max_nodes, 0x7FFFFFF0))
+    cdef TopDown t = TopDown(arrays, min(store.max_nodes, 0x7FFFFFF0))
     cdef int done
     cdef int32_t root
     store.borrow(t.held_bytes)   # the tables of the problem, made already

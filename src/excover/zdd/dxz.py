@@ -147,15 +147,11 @@ class Run:
                 start.append(start[-1] + length)
         self.manager = manager
         self.order = order
-        n_items = data.n_primary + data.n_secondary
-        plain = all(lo == 1 for lo in data.lo) and all(hi == 1 for hi in data.hi)
-        bounds = None if plain else (data.lo, data.hi)
         from excover.zdd import _dxz  # loaded by a DXZ run only: a top-down count needs it not
 
-        self._search = _dxz.search(
-            manager.store, data.n_primary, n_items, start, items, colors, bounds
-        )
-        self._links = (data.n_primary, n_items, start, items, colors)
+        #: The problem in the renumbering (:meth:`progress` makes its probes' links of it).
+        self._arrays = data._replace(option_start=start, node_item=items, node_color=colors)
+        self._search = _dxz.search(manager.store, self._arrays)
         self._share: Share | None = None
 
     @property
@@ -210,7 +206,7 @@ class Run:
 
             # the probes walk a copy of the links that never runs (the search's own are
             # in the middle of its path)
-            prober = _dxz.Dxz(*self._links)
+            prober = _dxz.Dxz(self._arrays)
             self._share = Share(lambda *probes: prober.child_sizes((), *probes))
         solved = self._search.n_memo
         return self._share.of(places, self._search.hits / solved if solved else 0.0)
@@ -313,12 +309,7 @@ def topdown(
         )
     owner = manager or default()
     data = problem.engine_input()
-    n_items = data.n_primary + data.n_secondary
-    root, _ = _translated(
-        lambda: _topdown.build(
-            owner.store, data.n_primary, n_items, data.option_start, data.node_item, tick
-        )
-    )
+    root, _ = _translated(lambda: _topdown.build(owner.store, data, tick))
     return _family(owner, root)
 
 
