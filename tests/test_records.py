@@ -94,6 +94,19 @@ def check_burnside_ledger(entry: dict[str, Any], ledger: dict[str, Any]) -> None
     assert burnside_term(entry["sequence"], entry["n"], fixed) == int(entry["value"])
 
 
+def check_parts_ledger(entry: dict[str, Any], ledger: dict[str, Any]) -> None:
+    """A ledger of a count in numbered parts (benchmarks/a360773.py: ``parts`` parts by
+    states, or ``chunks`` chunks of key sets): of the term's sequence and n, every part
+    done once, the parts' counts summing to the term and their CPU times to the route's."""
+    assert (ledger["sequence"], ledger["n"]) == (entry["sequence"], entry["n"])
+    size: int = ledger["parts"] if "parts" in ledger else ledger["chunks"]
+    assert sorted(ledger["done"], key=int) == [str(k) for k in range(size)]
+    assert sum(int(part["count"]) for part in ledger["done"].values()) == int(entry["value"])
+    route = next(r for r in entry["routes"] if f"/{ledger['route']}.json" in r["route"])
+    cpu = sum(part["cpu"] for part in ledger["done"].values())
+    assert route["cpu_seconds"] == pytest.approx(cpu, abs=1.0)
+
+
 def entry_ledgers() -> list[tuple[dict[str, Any], Path]]:
     """Each term with each ledger its routes name."""
     return [(entry, path) for entry in TERMS for path in ledgers(entry)]
@@ -113,6 +126,9 @@ def test_a_term_is_the_total_of_its_complete_ledger(entry: dict[str, Any], path:
     data = json.loads(path.read_text())
     if "fixed" in data:
         check_burnside_ledger(entry, data)
+        return
+    if "route" in data:
+        check_parts_ledger(entry, data)
         return
     if path.parent.name != RECORDS.name:
         # a part of a term: one symmetry's fixed count, beside the term's Burnside ledger
