@@ -157,29 +157,58 @@ def _included_size(path: Path, include_dirs: list[str]) -> int:
 #: The module that holds Cython's utility code for all the others (Cython >= 3.1).
 SHARED_UTILITY = "excover._cyutility"
 
-#: Declarations shared by the compiled modules (``_portable.h``, ``_tables.h`` and their
-#: ``.pxd`` files).
+#: Declarations shared by the compiled modules (``_portable.h``, ``_tables.h``, their
+#: ``.pxd`` files and the inline helpers of several folders, such as ``_sorting.pxd``).
 SHARED_DIR = "src/excover"
+
+#: A ``cimport`` of one of the project's modules (``from excover.zdd._keys cimport same``,
+#: ``cimport excover._portable``) and an ``include`` of a part (``include "_driver.pxi"``).
+_CIMPORT = re.compile(
+    r"^\s*(?:from\s+(excover(?:\.\w+)+)\s+cimport|cimport\s+(excover(?:\.\w+)+))", re.M
+)
+_INCLUDE = re.compile(r'^\s*include\s+"([^"]+)"', re.M)
 
 
 def _extension(name: str) -> Extension:
-    """The extension ``name`` from its ``.pyx``, depending on the shared headers, the C
-    headers beside it and the parts it includes (the ``.pxi`` files beside it)."""
+    """The extension ``name`` from its ``.pyx``, depending on the shared C headers, the C
+    headers, ``.pxd`` and ``.pxi`` files beside it, and every ``.pxd`` of the project it
+    cimports, wherever it is (:func:`_cimported`)."""
     path = "src/" + name.replace(".", "/") + ".pyx"
+    beside = Path(path).parent
     return Extension(
         name,
         [path],
-        include_dirs=[SHARED_DIR, str(Path(path).parent)],
-        depends=[
-            f"{SHARED_DIR}/_portable.h",
-            f"{SHARED_DIR}/_portable.pxd",
-            f"{SHARED_DIR}/_tables.h",
-            f"{SHARED_DIR}/_tables.pxd",
-            *(str(header) for header in Path(path).parent.glob("*.h")),
-            *(str(shared) for shared in Path(path).parent.glob("*.pxi")),
-            *(str(header) for header in Path(path).parent.glob("*.pxd")),
-        ],
+        include_dirs=[SHARED_DIR, str(beside)],
+        depends=sorted(
+            {
+                f"{SHARED_DIR}/_portable.h",
+                f"{SHARED_DIR}/_tables.h",
+                *(str(header) for header in beside.glob("*.h")),
+                *(str(shared) for shared in beside.glob("*.pxi")),
+                *(str(header) for header in beside.glob("*.pxd")),
+                *(str(declared) for declared in _cimported(Path(path))),
+            }
+        ),
     )
+
+
+def _cimported(source: Path, seen: set[Path] | None = None) -> set[Path]:
+    """The project's ``.pxd`` files that ``source`` (a ``.pyx``, ``.pxd`` or ``.pxi``)
+    cimports, through the parts it includes and the ``.pxd`` files it cimports too: a
+    change to any of them (an inline helper shared across folders) changes its C file."""
+    seen = set() if seen is None else seen
+    if source in seen or not source.exists():
+        return set()
+    seen.add(source)
+    text = source.read_text(errors="replace")
+    found = set()
+    for named in _CIMPORT.findall(text):
+        declared = Path("src", *"".join(named).split(".")).with_suffix(".pxd")
+        if declared.exists():
+            found |= {declared, *_cimported(declared, seen)}
+    for part in _INCLUDE.findall(text):
+        found |= _cimported(source.parent / part, seen)
+    return found
 
 
 def _translated(extension: Extension) -> bool:

@@ -18,22 +18,11 @@ from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
+from excover._sorting cimport insertion_sort
+
 import numpy as np
 
 __all__ = ["decoded", "smallest_members"]
-
-
-cdef inline void _sort(int64_t *row, Py_ssize_t length) noexcept nogil:
-    """Insertion sort: the rows are a few options long."""
-    cdef Py_ssize_t i, j
-    cdef int64_t value
-    for i in range(1, length):
-        value = row[i]
-        j = i - 1
-        while j >= 0 and row[j] > value:
-            row[j + 1] = row[j]
-            j -= 1
-        row[j + 1] = value
 
 
 cdef inline bint _less(const int64_t *a, const int64_t *b, Py_ssize_t length) noexcept nogil:
@@ -99,7 +88,7 @@ def smallest_members(const int64_t[:, ::1] elements, const int64_t[::1] options,
             for e in range(group):
                 for i in range(length):
                     image[i] = elements[e, options[starts[k] + i]]
-                _sort(image, length)
+                insertion_sort(image, length)  # the rows are a few options long
                 if e == 0 or _less(image, best, length):
                     memcpy(best, image, length * sizeof(int64_t))
             # kept unless a row kept already is the same

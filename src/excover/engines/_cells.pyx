@@ -80,6 +80,8 @@ wrapper checks for Ctrl-C and the deadline. It runs without the GIL.
 from libc.stdint cimport INT64_MAX, int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, qsort
 
+from excover._sorting cimport insertion_sort
+
 include "_driver.pxi"
 
 __all__ = ["CellEngine"]
@@ -144,18 +146,11 @@ cdef int compare_int32(const void* a, const void* b) noexcept nogil:
 
 
 cdef inline void sort_nodes(int32_t* a, int32_t n) noexcept nogil:
-    """Sort ``a[0:n]`` ascending."""
-    cdef int32_t i, j, x
+    """Sort ``a[0:n]`` ascending: by insertion when short, else by ``qsort``."""
     if n > SHORT_SORT:
         qsort(a, n, sizeof(int32_t), compare_int32)
-        return
-    for i in range(1, n):
-        x = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > x:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = x
+    else:
+        insertion_sort(a, n)
 
 
 cdef inline int32_t choose(CellState* s) noexcept nogil:

@@ -1,7 +1,8 @@
 # cython: language_level=3
-"""Keys of several 64-bit words, as the compiled ZDD constructions that hash them compare
-them (``_topdown.pyx``, ``_frontier.pyx``): inline, so each module compiles its own copy
-into its hot loop."""
+"""Keys of several 64-bit words, as the compiled counts that hash them compare them (the
+ZDD constructions ``_topdown.pyx`` and ``_frontier.pyx``, the cell frontier count
+``tiling/_cell_frontier.pyx``): inline, so each module compiles its own copy into its hot
+loop."""
 
 from libc.stdint cimport uint64_t
 
