@@ -362,9 +362,24 @@ static inline void exr_fill(ExrRun *t, int r, int c, int h, int w) {
     for (i = 0; i < w; i++) t->col_bits[c + i] ^= down;
 }
 
+/* The four corners of an empty cell by the two sides closed there, the rectangles placed
+ * at corner o growing toward (exr_dx[o], exr_dy[o]): 0 top-left, 1 top-right, 2
+ * bottom-left, 3 bottom-right. */
+static const int exr_dx[4] = {1, -1, 1, -1}, exr_dy[4] = {1, 1, -1, -1};
+
+/* Whether an h x w rectangle covers the ``left`` cells a state leaves: then the state's
+ * ``count`` tilings are found, if on target (the ``budget`` left; any without one). */
+static inline int exr_covers_last(ExrRun *t, int left, int h, int w, uint64_t count,
+                                  int budget) {
+    if (h * w != left) return 0;
+    if (t->budgeted && h + w != budget) return 1;
+    if (t->tilings + count < t->tilings) t->overflow = 1;
+    t->tilings += count;
+    return 1;
+}
+
 /* Expand one state of ``left`` cells (``s``: its words): -1 when a list cannot grow. */
 static int exr_expand(ExrRun *t, int left, const uint64_t *s) {
-    static const int dxs[4] = {1, -1, 1, -1}, dys[4] = {1, 1, -1, -1};
     uint64_t last = s[t->rw - 1], count = s[t->width - 1], e, prev = 0, next, x;
     uint64_t shapes[EXR_MAX_KW], child[EXR_MAX_KW];
     int h_box = (int)((last >> 48) & 0xFF), w_box = (int)(last >> 56);
@@ -409,7 +424,7 @@ static int exr_expand(ExrRun *t, int left, const uint64_t *s) {
             while (x) {
                 c = excover_ctz64(x);
                 x &= x - 1;
-                d = exr_fitting(t, r, c, dxs[o], dys[o], best);
+                d = exr_fitting(t, r, c, exr_dx[o], exr_dy[o], best);
                 if (d < best) {
                     best = d;
                     br = r;
@@ -422,26 +437,21 @@ static int exr_expand(ExrRun *t, int left, const uint64_t *s) {
         prev = e;
     }
     if (best == 0) return 0;
-    reach = dys[bo] > 0 ? t->rows - br : br + 1;
+    reach = exr_dy[bo] > 0 ? t->rows - br : br + 1;
     for (w = 1;; w++) {
-        j = bc + dxs[bo] * (w - 1);
+        j = bc + exr_dx[bo] * (w - 1);
         if (j < 0 || j >= t->cols) break;
-        d = exr_empty_run(t, br, j, dys[bo]);
+        d = exr_empty_run(t, br, j, exr_dy[bo]);
         if (d == 0) break;
         if (d < reach) reach = d;
         x = t->avail[w] & ((((uint64_t)2) << reach) - 2);
         while (x) {
             h = excover_ctz64(x);
             x &= x - 1;
+            if (exr_covers_last(t, left, h, w, count, budget)) continue;
             k = t->key_of[h][w];
-            if (h * w == left) {   /* the state's last cells: a tiling, on target */
-                if (t->budgeted && h + w != budget) continue;
-                if (t->tilings + count < t->tilings) t->overflow = 1;
-                t->tilings += count;
-                continue;
-            }
-            r0 = dys[bo] > 0 ? br : br - h + 1;
-            c0 = dxs[bo] > 0 ? bc : bc - w + 1;
+            r0 = exr_dy[bo] > 0 ? br : br - h + 1;
+            c0 = exr_dx[bo] > 0 ? bc : bc - w + 1;
             for (q = 0; q < t->kw; q++) child[q] = shapes[q] & ~t->key_shapes[k * t->kw + q];
             exr_fill(t, r0, c0, h, w);
             i = exr_emit(t, h_box, left - h * w, child, count, budget - h - w);

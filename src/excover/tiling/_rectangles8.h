@@ -146,7 +146,6 @@ static inline int exr8_fitting(uint64_t columns, const uint64_t *avail, int r, i
 
 /* Expand one state of ``left`` cells (``s``: its words): -1 when a list cannot grow. */
 static int exr8_expand(ExrRun *t, int left, const uint64_t *s) {
-    static const int dxs[4] = {1, -1, 1, -1}, dys[4] = {1, 1, -1, -1};
     uint64_t x = s[0], shapes = s[1], count = s[t->width - 1], columns, avail[9], corners[4];
     uint64_t up, down, leftward, rightward, bits, heights, child;
     int h_box, w_box, r, c, o, w, h, j, d, k, r0, c0, reach, best = 1 << 30, br = 0, bc = 0,
@@ -170,7 +169,7 @@ static int exr8_expand(ExrRun *t, int left, const uint64_t *s) {
             while (bits) {
                 c = excover_ctz64(bits);
                 bits &= bits - 1;
-                d = exr8_fitting(columns, avail, r, c, dxs[o], dys[o], best);
+                d = exr8_fitting(columns, avail, r, c, exr_dx[o], exr_dy[o], best);
                 if (d < best) {
                     best = d;
                     br = r;
@@ -182,26 +181,21 @@ static int exr8_expand(ExrRun *t, int left, const uint64_t *s) {
         }
     }
     if (best == 0) return 0;
-    reach = dys[bo] > 0 ? 8 - br : br + 1;
+    reach = exr_dy[bo] > 0 ? 8 - br : br + 1;
     for (w = 1;; w++) {
-        j = bc + dxs[bo] * (w - 1);
+        j = bc + exr_dx[bo] * (w - 1);
         if (j < 0 || j > 7) break;
-        d = exr8_empty_run(columns, br, j, dys[bo]);
+        d = exr8_empty_run(columns, br, j, exr_dy[bo]);
         if (d == 0) break;
         if (d < reach) reach = d;
         heights = avail[w] & ((((uint64_t)2) << reach) - 2);
         while (heights) {
             h = excover_ctz64(heights);
             heights &= heights - 1;
-            if (h * w == left) {   /* the state's last cells: a tiling, on target */
-                if (t->budgeted && h + w != budget) continue;
-                if (t->tilings + count < t->tilings) t->overflow = 1;
-                t->tilings += count;
-                continue;
-            }
+            if (exr_covers_last(t, left, h, w, count, budget)) continue;
             k = t->key_of[h][w];
-            r0 = dys[bo] > 0 ? br : br - h + 1;
-            c0 = dxs[bo] > 0 ? bc : bc - w + 1;
+            r0 = exr_dy[bo] > 0 ? br : br - h + 1;
+            c0 = exr_dx[bo] > 0 ? bc : bc - w + 1;
             child = x & ~(exr8_box(h, w) << (8 * r0 + c0));
             if (exr8_emit(t, child, left - h * w, shapes & ~t->key_shapes[k], count,
                           budget - h - w) < 0)
