@@ -73,6 +73,7 @@ def apart(n: int, d: int, folder: Path, parts: int, rows: int, max_bytes: int | 
     ``parts`` parts counted one by one (a ledger in ``folder``)."""
     from excover.atomic import replacing, write_whole
     from excover.tiling import _dissections as core
+    from excover.tiling.resume import Resume
     from excover.zdd import memory
 
     size = n * n // d
@@ -141,10 +142,7 @@ def apart(n: int, d: int, folder: Path, parts: int, rows: int, max_bytes: int | 
             size,
             bound,
             heard,
-            resume=os.fsencode(path),
-            resume_done=words[3],
-            resume_states=words[4],
-            resume_sum=words[5],
+            resume=Resume.of(path, words[3], words[4], words[5]),
         )
         ledger["counts"][str(k)] = str(count)
         ledger.setdefault("peaks", {})[str(k)] = peak[0]

@@ -55,6 +55,8 @@ from libc.stdio cimport FILE, SEEK_SET, fclose, fopen, fread, fseek
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
+from excover.zdd._keys cimport same
+
 import errno
 import os
 import time
@@ -249,14 +251,6 @@ cdef inline bint _empty(const uint64_t *count, int limbs) noexcept nogil:
     return True
 
 
-cdef inline bint _same(const uint64_t *a, const uint64_t *b, int words) noexcept nogil:
-    cdef int i
-    for i in range(words):
-        if a[i] != b[i]:
-            return False
-    return True
-
-
 cdef inline int _plus(uint64_t *to, const uint64_t *more, int limbs) noexcept nogil:
     """``to += more`` over ``limbs`` words; 1 when it carries past the top word."""
     cdef int i
@@ -315,7 +309,7 @@ cdef class _Counter:
                 memcpy(at + self.words, count, 8 * self.limbs)
                 self.new.n += 1
                 return 0
-            if _same(at, key, self.words):
+            if same(at, key, self.words):
                 if _plus(at + self.words, count, self.limbs):
                     self.overflowed = 1
                 return 0
@@ -634,7 +628,7 @@ cdef bint _valid_apart(const uint64_t *key, const Layout *at, const Algebra *g) 
             return False
     if not _encode(&s, again, at, g):
         return False
-    return _same(again, key, at.words)
+    return same(again, key, at.words)
 
 
 # ---------------------------------------------------------------------------------------
@@ -770,7 +764,7 @@ cdef bint _valid_blocks(const uint64_t *key, const Layout *at) noexcept:
         if not 1 <= s.bsz[i] <= at.size:
             return False
     _bencode(&s, again, at)
-    return _same(again, key, at.words)
+    return same(again, key, at.words)
 
 
 # ---------------------------------------------------------------------------------------
@@ -883,9 +877,7 @@ cdef int _overflowed() except -1:
 
 def count_program(ops, int width, table, int size=0, int mode=0, int pieces=0,
                   int64_t area=0, int limbs=1, int64_t max_bytes=0, tick=None,
-                  uint64_t digest=0, bytes resume=None, int64_t resume_done=0,
-                  int64_t resume_states=0, uint64_t resume_sum=0, save=None,
-                  double every=0.0):
+                  uint64_t digest=0, resume=None, save=None, double every=0.0):
     """Count the ways through the program ``ops`` (each op ``(slot, stabilizer,
     sigma, edges, forget, done)``: the new cell's slot (-1: forgotten at the op's end),
     its stabilizer as a
@@ -897,11 +889,12 @@ def count_program(ops, int width, table, int size=0, int mode=0, int pieces=0,
     words. Returns ``(count, peak)``, the most states a layer held.
 
     ``max_bytes`` (0: none) bounds the tables (MemoryBoundError); ``tick(ops_done, ops,
-    states)`` after each op. A checkpoint: ``resume`` (a file) holds ``resume_states``
-    states after ``resume_done`` ops, checksum ``resume_sum``, of the program of
-    ``digest``; ``save()`` (a ``with`` block giving a binary stream) is written with the
-    states after an op every ``every`` seconds, when an exception stops the count, and at
-    its end (never twice for one layer)."""
+    states)`` after each op. A checkpoint: ``resume`` (an
+    :class:`~excover.tiling.resume.Resume`: a file and its header's words) holds the
+    states after the ops it has done of the program of ``digest``; ``save()`` (a
+    ``with`` block giving a binary stream) is written with the states after an op every
+    ``every`` seconds, when an exception stops the count, and at its end (never twice
+    for one layer)."""
     cdef Algebra g
     cdef Layout at
     cdef Op *prog = NULL
@@ -963,11 +956,9 @@ def count_program(ops, int width, table, int size=0, int mode=0, int pieces=0,
         memset(one, 0, sizeof(one))
         one[0] = 1
         if resume is not None:
-            counter._allocate(&counter.new, max(1024, resume_states * 12 // FULL_TENTHS + 1), 0)
             header[0], header[1], header[2] = digest, at.words, limbs
-            header[3], header[4], header[5] = resume_done, resume_states, resume_sum
-            _load(counter, resume, header, &at, &g)
-            start = on_disk = resume_done
+            start = on_disk = _resumed(counter, resume, header)
+            _load(counter, resume.path, header, &at, &g)
         else:
             counter._allocate(&counter.new, 1024, 0)
             counter._add(zero, one)
@@ -1005,7 +996,7 @@ def count_program(ops, int width, table, int size=0, int mode=0, int pieces=0,
         total = 0
         for s in range(counter.old.n):
             rec = counter.old.rec + s * counter.rec
-            if _same(rec, zero, at.words):
+            if same(rec, zero, at.words):
                 for j in range(limbs):
                     total += int(rec[at.words + j]) << (64 * j)
         return total, counter.peak

@@ -62,6 +62,18 @@ cdef FILE *_records(bytes path, void *chunk, int64_t *left) except NULL:
     return source
 
 
+cdef int64_t _resumed(_Counter counter, resume, uint64_t *header) except -1:
+    """Ready ``counter`` for the checkpoint ``resume`` (an
+    :class:`~excover.tiling.resume.Resume`): the new table made for all its states at
+    once (the file holds them in the order of their slots, so a smaller table would take
+    them all at its start, one long run), its words put in the ``header`` after the
+    count's own three, for :func:`_loaded` to check. Returns the layers it has done."""
+    cdef int64_t done = resume.done, states = resume.states
+    counter._allocate(&counter.new, max(1024, states * 12 // FULL_TENTHS + 1), 0)
+    header[3], header[4], header[5] = done, states, resume.checksum
+    return done
+
+
 cdef int _renew(_Counter counter) except -1:
     """After ``counter._pack()``: the layer it packed (the old table) counted in the
     peak, and a new table made for a fifth more states than it holds."""

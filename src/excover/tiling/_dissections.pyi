@@ -4,6 +4,8 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import IO
 
+from excover.tiling.resume import Resume
+
 __all__ = [
     "HEADER_WORDS",
     "KEY_BITS",
@@ -31,10 +33,7 @@ def count_dissections(
     size: int,
     max_bytes: int = 0,
     tick: object = None,
-    resume: bytes | None = None,
-    resume_done: int = 0,
-    resume_states: int = 0,
-    resume_sum: int = 0,
+    resume: Resume | None = None,
     save: Callable[[], AbstractContextManager[IO[bytes]]] | None = None,
     every: float = 0.0,
 ) -> tuple[int, int]: ...

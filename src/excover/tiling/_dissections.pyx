@@ -474,21 +474,20 @@ cdef int64_t _kept(_Counter counter, save, int64_t height, int width, int size,
 
 
 def count_dissections(int64_t height, int width, int size, int64_t max_bytes=0, tick=None,
-                      bytes resume=None, int64_t resume_done=0, int64_t resume_states=0,
-                      uint64_t resume_sum=0, save=None, double every=0.0):
+                      resume=None, save=None, double every=0.0):
     """The number of dissections of the ``height`` x ``width`` rectangle into connected
     pieces of ``size`` cells, and the most states a layer held: ``(count, peak)``.
     ``max_bytes`` (0: none) bounds the two tables (past it, MemoryBoundError);
     ``tick(cells_done, cells, states)`` is called after each cell. A count past 2**64
     raises ResourceLimitError.
 
-    A checkpoint: ``resume`` (a file's path) starts from its ``resume_states`` states
-    after ``resume_done`` cells, its checksum ``resume_sum`` (the header, which the
-    caller read); ``save()`` (a ``with`` block giving a binary stream, which moves the
-    file into place at its end: :func:`excover.atomic.replacing`) is written with the
-    states after a cell every ``every`` seconds, when an exception (Ctrl-C, a tick's)
-    stops the count, and at the end. A layer already on disk (the one resumed from, or
-    the last saved) is not written again."""
+    A checkpoint: ``resume`` (an :class:`~excover.tiling.resume.Resume`: a file's path
+    and its header's words, which the caller read) starts from its states after the
+    cells it has done; ``save()`` (a ``with`` block giving a binary stream, which moves
+    the file into place at its end: :func:`excover.atomic.replacing`) is written with
+    the states after a cell every ``every`` seconds, when an exception (Ctrl-C, a
+    tick's) stops the count, and at the end. A layer already on disk (the one resumed
+    from, or the last saved) is not written again."""
     cdef _Counter counter = _Counter(max_bytes)
     cdef Layout at
     cdef int column
@@ -511,13 +510,9 @@ def count_dissections(int64_t height, int width, int size, int64_t max_bytes=0, 
     at.sizes_at = 4 * width
     at.pairs_at = at.sizes_at + at.size_bits * width
     if resume is not None:
-        # Made for all the states at once: the file holds them in the order of their
-        # slots, so a smaller table would take them all at its start, one long run.
-        counter._allocate(&counter.new, max(1024, resume_states * 12 // FULL_TENTHS + 1), 0)
         header[0], header[1], header[2] = height, width, size
-        header[3], header[4], header[5] = resume_done, resume_states, resume_sum
-        _load(counter, resume, &at, header)
-        start = on_disk = resume_done
+        start = on_disk = _resumed(counter, resume, header)
+        _load(counter, resume.path, &at, header)
     else:
         counter._allocate(&counter.new, 1024, 0)
         counter._add(0, 1)   # nothing decided: no piece anywhere

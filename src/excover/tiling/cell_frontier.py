@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from excover.errors import UsageError
+from excover.tiling.resume import Resume
 
 __all__ = ["SweepProgram", "count_partitions", "quotient_program"]
 
@@ -209,19 +210,13 @@ def count_partitions(
         arguments["save"] = lambda: replacing(path)
         arguments["every"] = float(checkpoint_every)
         if path.exists():
-            done, states, total = _header(path, arguments["digest"], program)
-            arguments.update(
-                resume=os.fsencode(path),
-                resume_done=done,
-                resume_states=states,
-                resume_sum=total,
-            )
+            arguments["resume"] = _resume(path, arguments["digest"], program)
         return core.count_program(program.ops, program.width, program.table, **arguments)[0]
 
 
-def _header(path: Path, digest: int, program: SweepProgram) -> tuple[int, int, int]:
-    """The ops done, the states and the checksum of the checkpoint ``path`` of the count
-    whose digest is ``digest``."""
+def _resume(path: Path, digest: int, program: SweepProgram) -> Resume:
+    """The checkpoint ``path`` of the count whose digest is ``digest``, to resume from,
+    its header read and checked against the file and the program."""
     from excover.parallel.checkpoint import DamagedCheckpoint
     from excover.tiling import _cell_frontier as core
 
@@ -235,4 +230,4 @@ def _header(path: Path, digest: int, program: SweepProgram) -> tuple[int, int, i
         raise UsageError(f"checkpoint {path} is of another count (another board, size or group)")
     if path.stat().st_size != size + 8 * (words + limbs) * states or done > len(program.ops):
         raise DamagedCheckpoint(f"checkpoint {path} is damaged: its size is not its header's")
-    return done, states, total
+    return Resume.of(path, done, states, total)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from excover.errors import UsageError
+from excover.tiling.resume import Resume
 
 __all__ = ["count_dissections"]
 
@@ -108,22 +109,15 @@ def count_dissections(
     path = Path(checkpoint)
     with claimed(path, wait=True) as held:
         assert held is not None  # waiting: the lock is held, or KeyboardInterrupt
-        header = _header(path, (long, across, size)) if path.exists() else None
-        saving = {"save": lambda: replacing(path), "every": float(checkpoint_every)}
-        if header is None:
-            return _counted(long, across, size, bound, tick, **saving)
-        done, states, checksum = header
         return _counted(
             long,
             across,
             size,
             bound,
             tick,
-            resume=os.fsencode(path),
-            resume_done=done,
-            resume_states=states,
-            resume_sum=checksum,
-            **saving,
+            resume=_resume(path, (long, across, size)) if path.exists() else None,
+            save=lambda: replacing(path),
+            every=float(checkpoint_every),
         )
 
 
@@ -137,9 +131,10 @@ def _counted(
     return count
 
 
-def _header(path: Path, board: tuple[int, int, int]) -> tuple[int, int, int]:
-    """The cells done, the states and the checksum of the checkpoint ``path`` of the
-    count of ``board`` (height, width, size, the long side first)."""
+def _resume(path: Path, board: tuple[int, int, int]) -> Resume:
+    """The checkpoint ``path`` of the count of ``board`` (height, width, size, the long
+    side first), to resume from, its header read and checked against the file and the
+    board."""
     from excover.parallel.checkpoint import DamagedCheckpoint
     from excover.tiling import _dissections
 
@@ -162,4 +157,4 @@ def _header(path: Path, board: tuple[int, int, int]) -> tuple[int, int, int]:
         )
     if path.stat().st_size != size + 24 * states or done > height * width:
         raise DamagedCheckpoint(f"checkpoint {path} is damaged: its size is not its header's")
-    return done, states, checksum
+    return Resume.of(path, done, states, checksum)
