@@ -18,6 +18,7 @@ from budget import examples
 from builders import langford, two_regular_graphs, wide_problems
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from packed import packed
 
 from excover import ExactCover, LimitReached, Search, UsageError
 from excover.engines import pick_engine
@@ -81,10 +82,7 @@ def test_any_schedule_of_stops_reaches_the_same_search(
     arrays = problem.engine_input()
 
     def fresh() -> BitEngine:
-        a = arrays
-        return BitEngine(
-            a.n_primary, a.n_secondary, a.option_start, a.node_item, a.node_color, a.lo, a.hi, 0, 5
-        )
+        return BitEngine(arrays, 0, 5)
 
     def every(run: BitEngine) -> list[list[int]]:
         found = []
@@ -163,19 +161,7 @@ def test_every_instruction_set_counts_the_same(simd: str, name: str) -> None:
     """The kernels compiled for each instruction set (capped at what this CPU runs) give
     the same counts and nodes."""
     problem = ExactCover.read(KNUTH / name)
-    arrays = problem.engine_input()
-    run = BitEngine(
-        arrays.n_primary,
-        arrays.n_secondary,
-        arrays.option_start,
-        arrays.node_item,
-        arrays.node_color,
-        arrays.lo,
-        arrays.hi,
-        0,
-        0,
-        simd=simd,
-    )
+    run = BitEngine(problem.engine_input(), 0, 0, simd=simd)
     assert run.simd == SIMD_LEVELS[min(SIMD_LEVELS.index(simd), SIMD_LEVELS.index(SIMD))]
     run.run(True, -1, -1, 0.0)
     reference = Search(problem, engine="dlx")
@@ -275,7 +261,9 @@ def test_options_without_primary_items_keep_their_numbers() -> None:
     hold them) can never be chosen: the engine drops them, and the solutions still name
     the caller's option numbers."""
     # items a=0, b=1 primary, x=2 secondary; options: x | a x | x | b | a
-    run = BitEngine(2, 1, [0, 1, 3, 4, 5, 6], [2, 0, 2, 2, 1, 0], [0] * 6, [1, 1], [1, 1], 0, 0)
+    run = BitEngine(
+        packed(2, 1, [0, 1, 3, 4, 5, 6], [2, 0, 2, 2, 1, 0], [0] * 6, [1, 1], [1, 1]), 0, 0
+    )
     found = []
     while run.run(False, -1, -1, 0.0) == SOLUTION:
         found.append(sorted(run.solution()))
@@ -352,17 +340,17 @@ def test_limits_stop_the_bit_parallel_engine() -> None:
 
 def test_bad_arrays_raise_value_error() -> None:
     with pytest.raises(ValueError, match=r"multiplicity 2\.\.1"):
-        BitEngine(1, 0, [0, 1], [0], [0], [2], [1], 0, 0)
+        BitEngine(packed(1, 0, [0, 1], [0], [0], [2], [1]), 0, 0)
     with pytest.raises(ValueError, match="algorithm X cannot"):
-        BitEngine(1, 0, [0, 1], [0], [0], [0], [2], 0, 0, "X")
+        BitEngine(packed(1, 0, [0, 1], [0], [0], [0], [2]), 0, 0, "X")
     with pytest.raises(ValueError, match="twice"):
-        BitEngine(2, 0, [0, 2], [1, 1], [0, 0], [1, 1], [1, 1], 0, 0)
+        BitEngine(packed(2, 0, [0, 2], [1, 1], [0, 0], [1, 1], [1, 1]), 0, 0)
     with pytest.raises(ValueError, match="out of range"):
-        BitEngine(2, 0, [0, 1], [5], [0], [1, 1], [1, 1], 0, 0)
+        BitEngine(packed(2, 0, [0, 1], [5], [0], [1, 1], [1, 1]), 0, 0)
     with pytest.raises(ValueError, match="color to the primary"):
-        BitEngine(1, 0, [0, 1], [0], [3], [1], [1], 0, 0)
+        BitEngine(packed(1, 0, [0, 1], [0], [3], [1], [1]), 0, 0)
     with pytest.raises(ValueError, match="instruction set"):
-        BitEngine(1, 0, [0, 1], [0], [0], [1], [1], 0, 0, simd="sse9")
+        BitEngine(packed(1, 0, [0, 1], [0], [0], [1], [1]), 0, 0, simd="sse9")
 
 
 @settings(max_examples=examples(80), deadline=None)

@@ -95,10 +95,7 @@ def test_the_engines_own_choices_resume_after_any_stop(
     a = problem.engine_input()
 
     def fresh() -> BitEngine:
-        return BitEngine(
-            a.n_primary, a.n_secondary, a.option_start, a.node_item, a.node_color, a.lo, a.hi,
-            heuristic, 5,
-        )  # fmt: skip
+        return BitEngine(a, heuristic, 5)
 
     reference = fresh()
     expected = []

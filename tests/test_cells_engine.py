@@ -17,6 +17,7 @@ from builders import Instance, instances, langford
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
+from packed import packed
 
 from excover import ExactCover
 from excover.engines import HEURISTICS, new_engine
@@ -37,15 +38,8 @@ Runner = LinksEngine | BitEngine | CellEngine
 
 
 def cells(problem: ExactCover, heuristic: str = "mrv", seed: int = 0, **kw: int) -> CellEngine:
-    a = problem.engine_input()
     return CellEngine(
-        a.n_primary,
-        a.n_secondary,
-        a.option_start,
-        a.node_item,
-        a.node_color,
-        a.lo,
-        a.hi,
+        problem.engine_input(),
         HEURISTICS[heuristic],
         seed,
         **kw,  # type: ignore[arg-type]
@@ -179,14 +173,16 @@ def test_secondary_items_and_colors() -> None:
 
 def test_options_without_primary_items_keep_their_numbers() -> None:
     # items a=0, b=1 primary, x=2 secondary; options: x | a x | x | b | a
-    run = CellEngine(2, 1, [0, 1, 3, 4, 5, 6], [2, 0, 2, 2, 1, 0], [0] * 6, [1, 1], [1, 1], 0, 0)
+    run = CellEngine(
+        packed(2, 1, [0, 1, 3, 4, 5, 6], [2, 0, 2, 2, 1, 0], [0] * 6, [1, 1], [1, 1]), 0, 0
+    )
     assert sorted(sorted(s) for s in every(run)) == [[1, 3], [3, 4]]
 
 
 def test_no_primary_items_and_no_options() -> None:
-    empty = CellEngine(0, 1, [0], [], [], [], [], 0, 0)
+    empty = CellEngine(packed(0, 1, [0], [], [], [], []), 0, 0)
     assert every(empty) == [[]] and empty.nodes == 1 and empty.finished
-    stuck = CellEngine(2, 0, [0, 1], [0], [0], [1, 1], [1, 1], 0, 0)
+    stuck = CellEngine(packed(2, 0, [0, 1], [0], [0], [1, 1], [1, 1]), 0, 0)
     assert stuck.run(True, -1, -1, 0.0) == DONE
     assert (stuck.solutions, stuck.nodes) == (0, 1)
 
@@ -210,36 +206,36 @@ def test_limits() -> None:
 
 def test_bad_arrays_raise_value_error() -> None:
     with pytest.raises(ValueError, match="multiplicities"):
-        CellEngine(1, 0, [0, 1], [0], [0], [0], [2], 0, 0)
+        CellEngine(packed(1, 0, [0, 1], [0], [0], [0], [2]), 0, 0)
     with pytest.raises(ValueError, match="multiplicities"):
-        CellEngine(1, 0, [0, 1], [0], [0], [1], [1], 0, 0, "M")
+        CellEngine(packed(1, 0, [0, 1], [0], [0], [1], [1]), 0, 0, "M")
     with pytest.raises(ValueError, match=r"2\.\.1"):
-        CellEngine(1, 0, [0, 1], [0], [0], [2], [1], 0, 0)
+        CellEngine(packed(1, 0, [0, 1], [0], [0], [2], [1]), 0, 0)
     with pytest.raises(ValueError, match="algorithm X cannot"):
-        CellEngine(1, 1, [0, 2], [0, 1], [0, 1], [1], [1], 0, 0, "X")
+        CellEngine(packed(1, 1, [0, 2], [0, 1], [0, 1], [1], [1]), 0, 0, "X")
     with pytest.raises(ValueError, match="unknown algorithm"):
-        CellEngine(1, 0, [0, 1], [0], [0], [1], [1], 0, 0, "Z")  # type: ignore[arg-type]
+        CellEngine(packed(1, 0, [0, 1], [0], [0], [1], [1]), 0, 0, "Z")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="twice"):
-        CellEngine(2, 0, [0, 2], [1, 1], [0, 0], [1, 1], [1, 1], 0, 0)
+        CellEngine(packed(2, 0, [0, 2], [1, 1], [0, 0], [1, 1], [1, 1]), 0, 0)
     with pytest.raises(ValueError, match="out of range"):
-        CellEngine(2, 0, [0, 1], [5], [0], [1, 1], [1, 1], 0, 0)
+        CellEngine(packed(2, 0, [0, 1], [5], [0], [1, 1], [1, 1]), 0, 0)
     with pytest.raises(ValueError, match="color to the primary"):
-        CellEngine(1, 0, [0, 1], [0], [3], [1], [1], 0, 0)
+        CellEngine(packed(1, 0, [0, 1], [0], [3], [1], [1]), 0, 0)
     with pytest.raises(ValueError, match="negative color"):
-        CellEngine(1, 1, [0, 2], [0, 1], [0, -1], [1], [1], 0, 0)
+        CellEngine(packed(1, 1, [0, 2], [0, 1], [0, -1], [1], [1]), 0, 0)
     with pytest.raises(ValueError, match="option_start"):
-        CellEngine(1, 0, [0, 2], [0], [0], [1], [1], 0, 0)
+        CellEngine(packed(1, 0, [0, 2], [0], [0], [1], [1]), 0, 0)
     with pytest.raises(ValueError, match="option_start"):
-        CellEngine(1, 0, [], [], [], [1], [1], 0, 0)
+        CellEngine(packed(1, 0, [], [], [], [1], [1]), 0, 0)
     with pytest.raises(ValueError, match="decreases"):
-        CellEngine(1, 0, [0, 1, 0, 1], [0], [0], [1], [1], 0, 0)
+        CellEngine(packed(1, 0, [0, 1, 0, 1], [0], [0], [1], [1]), 0, 0)
     with pytest.raises(ValueError, match="one entry per node"):
-        CellEngine(1, 0, [0, 1], [0], [], [1], [1], 0, 0)
+        CellEngine(packed(1, 0, [0, 1], [0], [], [1], [1]), 0, 0)
     with pytest.raises(ValueError, match="one entry per primary"):
-        CellEngine(2, 0, [0, 1], [0], [0], [1], [1], 0, 0)
+        CellEngine(packed(2, 0, [0, 1], [0], [0], [1], [1]), 0, 0)
     with pytest.raises(ValueError, match="heuristic"):
-        CellEngine(1, 0, [0, 1], [0], [0], [1], [1], 7, 0)
+        CellEngine(packed(1, 0, [0, 1], [0], [0], [1], [1]), 7, 0)
     with pytest.raises(ValueError, match="first_item"):
-        CellEngine(1, 0, [0, 1], [0], [0], [1], [1], 0, 0, first_item=1)
+        CellEngine(packed(1, 0, [0, 1], [0], [0], [1], [1]), 0, 0, first_item=1)
     with pytest.raises(ValueError, match="fit in a C int"):
-        CellEngine(1, 0, [0, 1], [2**40], [0], [1], [1], 0, 0)
+        CellEngine(packed(1, 0, [0, 1], [2**40], [0], [1], [1], typecode="q"), 0, 0)

@@ -23,6 +23,7 @@ from builders import Instance, Kind, instances, langford, queens
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
+from packed import packed
 
 from excover import ExactCover, LimitReached, Search, UsageError
 from excover.engines import CompiledEngine, new_engine
@@ -497,7 +498,7 @@ def test_an_item_without_options_has_no_solution() -> None:
 
 
 def test_option_of_secondary_items_only_does_not_crash() -> None:
-    run = LinksEngine(1, 1, [0, 1, 2], [0, 1], [0, 0], [1], [1], 0, 0)
+    run = LinksEngine(packed(1, 1, [0, 1, 2], [0, 1], [0, 0], [1], [1]), 0, 0)
     assert run.run(True, -1, -1, 0.0) == DONE
     assert run.solutions == 1
 
@@ -506,12 +507,12 @@ def test_a_hundred_thousand_levels() -> None:
     """Deep searches need no recursion: one option per item (leftmost: O(1) per level), and
     one item taken 100,000 times (Algorithm M, which needs a level per option)."""
     n = 100_000
-    run = LinksEngine(n, 0, range(n + 1), range(n), [0] * n, [1] * n, [1] * n, 1, 0)
+    run = LinksEngine(packed(n, 0, range(n + 1), range(n), [0] * n, [1] * n, [1] * n), 1, 0)
     assert run.run(False, -1, -1, 0.0) == SOLUTION
     assert run.solution() == list(range(n))
     assert run.run(True, -1, -1, 0.0) == DONE
     assert (run.solutions, run.nodes, run.updates) == (1, n + 1, n)
-    deep = LinksEngine(1, 0, range(n + 1), [0] * n, [0] * n, [n], [n], 0, 0)
+    deep = LinksEngine(packed(1, 0, range(n + 1), [0] * n, [0] * n, [n], [n]), 0, 0)
     assert deep.algorithm == "M"
     assert deep.run(False, -1, -1, 0.0) == SOLUTION
     assert sorted(deep.solution()) == list(range(n))
@@ -537,6 +538,6 @@ def test_a_hundred_thousand_levels() -> None:
 )
 def test_malformed_arrays_raise_value_error(arguments: Arrays) -> None:
     with pytest.raises(ValueError):
-        LinksEngine(*arguments, 0, 0)
+        LinksEngine(packed(*arguments), 0, 0)
     with pytest.raises(ValueError):
-        LinksEngine(1, 0, [0, 1], [0], [0], [1], [1], 7, 0)  # unknown heuristic
+        LinksEngine(packed(1, 0, [0, 1], [0], [0], [1], [1]), 7, 0)  # unknown heuristic

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from builders import langford, queens
+from packed import packed
 
 from excover import ExactCover
 from excover.engines import CompiledEngine, new_engine, pick_engine
@@ -103,7 +104,7 @@ def test_reset_halfway_replays_the_same_search(engine: str) -> None:
 def test_no_primary_item_is_the_empty_solution_once(kind: type[CompiledEngine]) -> None:
     """With nothing to cover, the empty set of options is the one solution, found at the
     first node (a node limit of 0 stops before it)."""
-    run = kind(0, 1, [0, 1], [0], [0], [], [], 0, 0)  # one option, of a secondary item
+    run = kind(packed(0, 1, [0, 1], [0], [0], [], []), 0, 0)  # one option, of a secondary item
     assert run.run(True, -1, 0, 0.0) == MAX_NODES
     assert run.run(False, -1, -1, 0.0) == SOLUTION
     assert run.solution() == []
@@ -132,6 +133,6 @@ def test_the_three_engines_refuse_a_malformed_problem_alike(
     messages = set()
     for kind in (LinksEngine, BitEngine, CellEngine):
         with pytest.raises(ValueError) as refused:
-            kind(*arguments, 0, 0)
+            kind(packed(*arguments), 0, 0)
         messages.add(str(refused.value))
     assert len(messages) == 1, messages

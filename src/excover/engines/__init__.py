@@ -139,7 +139,6 @@ def new_engine(
     is ``"dlx"``, ``"bits"`` or ``"cells"`` (see :func:`pick_engine`); ``share=(k, n)`` (bits only)
     runs part ``k`` of ``n`` of the search (see :class:`Search`).
     """
-    arrays = problem.engine_input()
     kind: type[CompiledEngine] = {"dlx": LinksEngine, "bits": BitEngine, "cells": CellEngine}[
         engine
     ]
@@ -147,13 +146,7 @@ def new_engine(
     if share is not None:  # only the bit-parallel engine splits its search
         kind, extra = BitEngine, {"share": (*share, SHARE_DEPTH)}
     return kind(
-        arrays.n_primary,
-        arrays.n_secondary,
-        arrays.option_start,
-        arrays.node_item,
-        arrays.node_color,
-        arrays.lo,
-        arrays.hi,
+        problem.engine_input(),
         HEURISTICS[heuristic],
         seed,
         algorithm=algorithm,

@@ -6,6 +6,7 @@ from typing import Final, Literal, Self
 from typing_extensions import disjoint_base
 
 from excover.engines._driver import _Driver
+from excover.problem import EngineInput
 
 MAX_BITS: Final[int]
 MAX_OPTIONS: Final[int]
@@ -26,13 +27,7 @@ class BitEngine(_Driver):
 
     def __new__(
         cls,
-        n_primary: int,
-        n_secondary: int,
-        option_start: Sequence[int],
-        node_item: Sequence[int],
-        node_color: Sequence[int],
-        lo: Sequence[int],
-        hi: Sequence[int],
+        arrays: EngineInput,
         heuristic: int,
         seed: int,
         algorithm: Literal["X", "C", "M"] | None = None,

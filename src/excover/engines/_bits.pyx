@@ -1056,14 +1056,14 @@ cdef class BitEngine(_Driver):
     cdef bint colored
     cdef int64_t levels
 
-    def __cinit__(self, int n_primary, int n_secondary, option_start, node_item, node_color,
-                  lo, hi, int heuristic, seed, algorithm=None, int first_item=-1,
+    def __cinit__(self, arrays, int heuristic, seed, algorithm=None, int first_item=-1,
                   simd=None, share=None):
         self.run_state = &self.s.run
         cdef const int[::1] starts, items, colors, los, his
         starts, items, colors, los, his = _checked_arrays(
-            n_primary, n_secondary, option_start, node_item, node_color, lo, hi,
-            MRV if heuristic in (FORCED, WEIGHTED, SIZES) else heuristic, algorithm, first_item)
+            arrays, MRV if heuristic in (FORCED, WEIGHTED, SIZES) else heuristic, algorithm,
+            first_item)
+        cdef int n_primary = arrays.n_primary, n_secondary = arrays.n_secondary
         self.s.multi = any(los[j] != 1 or his[j] != 1 for j in range(n_primary))
         if heuristic in (FORCED, WEIGHTED) and (
                 self.s.multi or algorithm == "M" or share is not None):

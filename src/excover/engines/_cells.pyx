@@ -385,13 +385,12 @@ cdef class CellEngine(_Driver):
     cdef int32_t n_secondary
     cdef bint colored
 
-    def __cinit__(self, int n_primary, int n_secondary, option_start, node_item, node_color,
-                  lo, hi, int heuristic, seed, algorithm=None, int first_item=-1):
+    def __cinit__(self, arrays, int heuristic, seed, algorithm=None, int first_item=-1):
         self.run_state = &self.s.run
         cdef const int[::1] starts, items, colors, los, his
-        starts, items, colors, los, his = _checked_arrays(
-            n_primary, n_secondary, option_start, node_item, node_color, lo, hi, heuristic,
-            algorithm, first_item)
+        starts, items, colors, los, his = _checked_arrays(arrays, heuristic, algorithm,
+                                                          first_item)
+        cdef int n_primary = arrays.n_primary, n_secondary = arrays.n_secondary
         if algorithm == "M" or any(los[j] != 1 or his[j] != 1 for j in range(n_primary)):
             raise ValueError("the dancing-cells engine does not do multiplicities "
                              "(bounds other than 1..1): use dancing links")

@@ -176,19 +176,20 @@ def _int_array(values):
         raise ValueError(f"a value does not fit in a C int: {error}") from None
 
 
-def _checked_arrays(int n_primary, int n_secondary, option_start, node_item, node_color,
-                    lo, hi, int heuristic, algorithm, int first_item):
-    """The five arrays of a problem as buffers of C ints, once their shapes and ranges are
-    checked (the model guarantees them; this guards misuse), with the other arguments."""
-    starts, items, colors, los, his = arrays = (
-        _int_array(option_start), _int_array(node_item), _int_array(node_color),
-        _int_array(lo), _int_array(hi))
-    _validate(n_primary, n_secondary, starts, items, colors, los, his, heuristic)
+def _checked_arrays(arrays, int heuristic, algorithm, int first_item):
+    """The five arrays of the problem ``arrays`` (an :class:`~excover.problem.EngineInput`)
+    as buffers of C ints, once their shapes and ranges are checked with the engine's other
+    arguments (the model guarantees them; this guards misuse)."""
+    cdef int n_primary = arrays.n_primary
+    starts, items, colors, los, his = checked = (
+        _int_array(arrays.option_start), _int_array(arrays.node_item),
+        _int_array(arrays.node_color), _int_array(arrays.lo), _int_array(arrays.hi))
+    _validate(n_primary, arrays.n_secondary, starts, items, colors, los, his, heuristic)
     if not -1 <= first_item < n_primary:
         raise ValueError(f"first_item {first_item} is not a primary item")
     if algorithm is not None and algorithm not in ("X", "C", "M"):
         raise ValueError(f"unknown algorithm {algorithm!r}")
-    return arrays
+    return checked
 
 
 cdef int _validate(int n_primary, int n_secondary, const int[::1] starts,

@@ -6,28 +6,24 @@ class once, with what every engine takes and answers, so that each engine's stub
 only what is its own. Nothing imports it at run time.
 """
 
-from collections.abc import Sequence
 from typing import Literal, Self
 
 from typing_extensions import disjoint_base
+
+from excover.problem import EngineInput
 
 @disjoint_base
 class _Driver:
     """What every engine does: run a search chunk after chunk, resume it, reset it and
     report its statistics.
 
-    An engine takes its problem in ``__cinit__``, which runs in ``__new__`` (hence
-    ``__new__`` here: at run time ``__init__`` is ``object``'s)."""
+    An engine takes its problem as :meth:`~excover.problem.Problem.engine_input` packs
+    it (an :class:`~excover.problem.EngineInput`) in ``__cinit__``, which runs in
+    ``__new__`` (hence ``__new__`` here: at run time ``__init__`` is ``object``'s)."""
 
     def __new__(
         cls,
-        n_primary: int,
-        n_secondary: int,
-        option_start: Sequence[int],
-        node_item: Sequence[int],
-        node_color: Sequence[int],
-        lo: Sequence[int],
-        hi: Sequence[int],
+        arrays: EngineInput,
         heuristic: int,
         seed: int,
         algorithm: Literal["X", "C", "M"] | None = None,

@@ -713,7 +713,8 @@ cdef void unwind_m(State* s) noexcept nogil:
 cdef class LinksEngine(_Driver):
     """One dancing-links search over a problem given as flat arrays (see the module text).
 
-    ``heuristic``: 0 MRV (DLX1's leftmost tie-break), 1 leftmost, 2 MRV with ties broken
+    ``arrays`` is the problem as :meth:`excover.problem.Problem.engine_input` packs it (an
+    :class:`~excover.problem.EngineInput`). ``heuristic``: 0 MRV (DLX1's leftmost tie-break), 1 leftmost, 2 MRV with ties broken
     by a generator seeded with ``seed``. ``first_item`` (a primary item, caller's
     numbering; -1 for none) is the item the root of the tree branches on, whatever the
     heuristic says: the levels below it follow the heuristic. ``algorithm`` forces ``"X"``, ``"C"`` or ``"M"``
@@ -726,17 +727,16 @@ cdef class LinksEngine(_Driver):
     cdef int32_t n_nodes_total       # headers, spacers and option nodes
     cdef int32_t stack_size
 
-    def __cinit__(self, int n_primary, int n_secondary, option_start, node_item, node_color,
-                  lo, hi, int heuristic, seed, algorithm=None, int first_item=-1):
+    def __cinit__(self, arrays, int heuristic, seed, algorithm=None, int first_item=-1):
         self.run_state = &self.s.run
         self.s.nd = NULL
         self.s.cl = NULL
         self.s.choice = NULL
         self.s.first_tweak = NULL
         cdef const int[::1] starts, items, colors, los, his
-        starts, items, colors, los, his = _checked_arrays(
-            n_primary, n_secondary, option_start, node_item, node_color, lo, hi, heuristic,
-            algorithm, first_item)
+        starts, items, colors, los, his = _checked_arrays(arrays, heuristic, algorithm,
+                                                          first_item)
+        cdef int n_primary = arrays.n_primary, n_secondary = arrays.n_secondary
         cdef Py_ssize_t n_options = starts.shape[0] - 1
         cdef Py_ssize_t n_nodes = items.shape[0]
         cdef Py_ssize_t total = (n_primary + n_secondary + 1) + (n_options + 1) + n_nodes
