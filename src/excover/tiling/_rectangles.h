@@ -367,6 +367,12 @@ static inline void exr_fill(ExrRun *t, int r, int c, int h, int w) {
  * bottom-left, 3 bottom-right. */
 static const int exr_dx[4] = {1, -1, 1, -1}, exr_dy[4] = {1, 1, -1, -1};
 
+/* The top-left cell (r0, c0) of the h x w rectangle placed at corner o of cell (r, c). */
+static inline void exr_top_left(int r, int c, int o, int h, int w, int *r0, int *c0) {
+    *r0 = exr_dy[o] > 0 ? r : r - h + 1;
+    *c0 = exr_dx[o] > 0 ? c : c - w + 1;
+}
+
 /* Whether an h x w rectangle covers the ``left`` cells a state leaves: then the state's
  * ``count`` tilings are found, if on target (the ``budget`` left; any without one). */
 static inline int exr_covers_last(ExrRun *t, int left, int h, int w, uint64_t count,
@@ -450,8 +456,7 @@ static int exr_expand(ExrRun *t, int left, const uint64_t *s) {
             x &= x - 1;
             if (exr_covers_last(t, left, h, w, count, budget)) continue;
             k = t->key_of[h][w];
-            r0 = exr_dy[bo] > 0 ? br : br - h + 1;
-            c0 = exr_dx[bo] > 0 ? bc : bc - w + 1;
+            exr_top_left(br, bc, bo, h, w, &r0, &c0);
             for (q = 0; q < t->kw; q++) child[q] = shapes[q] & ~t->key_shapes[k * t->kw + q];
             exr_fill(t, r0, c0, h, w);
             i = exr_emit(t, h_box, left - h * w, child, count, budget - h - w);

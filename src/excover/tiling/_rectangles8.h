@@ -194,8 +194,7 @@ static int exr8_expand(ExrRun *t, int left, const uint64_t *s) {
             heights &= heights - 1;
             if (exr_covers_last(t, left, h, w, count, budget)) continue;
             k = t->key_of[h][w];
-            r0 = exr_dy[bo] > 0 ? br : br - h + 1;
-            c0 = exr_dx[bo] > 0 ? bc : bc - w + 1;
+            exr_top_left(br, bc, bo, h, w, &r0, &c0);
             child = x & ~(exr8_box(h, w) << (8 * r0 + c0));
             if (exr8_emit(t, child, left - h * w, shapes & ~t->key_shapes[k], count,
                           budget - h - w) < 0)
